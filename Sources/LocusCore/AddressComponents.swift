@@ -1,0 +1,79 @@
+/// The parts of a US street address, as an answer returns them.
+public struct AddressComponents: Hashable, Sendable, Codable {
+    /// The house number as people write it, suffix included ("7212 A").
+    public var number: String
+    /// The street in USPS style ("NE 34th Ave").
+    public var street: String
+    /// The street exactly as the publisher spelled it ("Northeast 34th Avenue").
+    public var streetFull: String
+    public var city: String
+    public var state: String
+    public var postcode: String
+
+    public init(number: String, street: String, streetFull: String, city: String, state: String, postcode: String) {
+        self.number = number
+        self.street = street
+        self.streetFull = streetFull
+        self.city = city
+        self.state = state
+        self.postcode = postcode
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case number, street, city, state, postcode
+        case streetFull = "street_full"
+    }
+
+    /// One line, the way an envelope is addressed: `6132 NE 34th Ave, Portland, OR 97211`.
+    public var formatted: String {
+        var line = [number, street].filter { !$0.isEmpty }.joined(separator: " ")
+        let region = [state, postcode].filter { !$0.isEmpty }.joined(separator: " ")
+        for part in [city, region] where !part.isEmpty {
+            line += line.isEmpty ? part : ", " + part
+        }
+        return line
+    }
+}
+
+/// A house number split into its numeric value and whatever follows it ("7212 A", "12 1/2").
+public struct HouseNumber: Hashable, Sendable, Comparable {
+    public var value: Int
+    public var suffix: String
+
+    public init(value: Int, suffix: String = "") {
+        self.value = value
+        self.suffix = suffix
+    }
+
+    /// Parses the leading digits as the number and keeps the rest, trimmed, as the suffix.
+    /// Returns nil when the text does not start with a digit.
+    public init?(parsing text: some StringProtocol) {
+        let trimmed = text.trimmingWhitespace()
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 9, let value = Int(digits) else { return nil }
+        self.value = value
+        self.suffix = String(trimmed.dropFirst(digits.count)).trimmingWhitespace().replacingHyphenPrefix()
+    }
+
+    /// "7212", "7212 A", "12 1/2", written as an address would print it.
+    public var text: String { suffix.isEmpty ? String(value) : "\(value) \(suffix)" }
+
+    public static func < (a: HouseNumber, b: HouseNumber) -> Bool {
+        (a.value, a.suffix) < (b.value, b.suffix)
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and newlines.
+    public func trimmingWhitespace() -> String {
+        guard let start = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let end = lastIndex(where: { !$0.isWhitespace })!
+        return String(self[start...end])
+    }
+}
+
+extension String {
+    fileprivate func replacingHyphenPrefix() -> String {
+        hasPrefix("-") ? String(dropFirst()).trimmingWhitespace() : self
+    }
+}

@@ -1,0 +1,73 @@
+/// A position in some spatial reference: x is longitude (or easting), y is latitude (or northing).
+public struct GeoPoint: Hashable, Sendable, Codable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// An axis-aligned rectangle.
+public struct Envelope: Hashable, Sendable, Codable {
+    public var minX: Double
+    public var minY: Double
+    public var maxX: Double
+    public var maxY: Double
+
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    /// The empty envelope: extending it by any point gives that point.
+    public static let empty = Envelope(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+
+    public var isEmpty: Bool { minX > maxX || minY > maxY }
+    public var width: Double { maxX - minX }
+    public var height: Double { maxY - minY }
+
+    public mutating func extend(x: Double, y: Double) {
+        if x < minX { minX = x }
+        if x > maxX { maxX = x }
+        if y < minY { minY = y }
+        if y > maxY { maxY = y }
+    }
+
+    public mutating func extend(_ other: Envelope) {
+        guard !other.isEmpty else { return }
+        extend(x: other.minX, y: other.minY)
+        extend(x: other.maxX, y: other.maxY)
+    }
+
+    public func contains(x: Double, y: Double) -> Bool {
+        x >= minX && x <= maxX && y >= minY && y <= maxY
+    }
+
+    public func intersects(_ other: Envelope) -> Bool {
+        !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
+    }
+}
+
+/// Metres per degree near a latitude, on the WGS 84 ellipsoid. Good to a few parts in 10⁵ over
+/// the few hundred metres Locus measures with it; exact distances come from the geodesic.
+public struct LocalMetricScale: Sendable {
+    public let metresPerDegreeX: Double
+    public let metresPerDegreeY: Double
+
+    public init(latitude: Double) {
+        let phi = latitude * .pi / 180
+        // Series for the WGS 84 meridian and parallel arc lengths per degree.
+        metresPerDegreeY = 111_132.92 - 559.82 * cos(2 * phi) + 1.175 * cos(4 * phi) - 0.0023 * cos(6 * phi)
+        metresPerDegreeX = 111_412.84 * cos(phi) - 93.5 * cos(3 * phi) + 0.118 * cos(5 * phi)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

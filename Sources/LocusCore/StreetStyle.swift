@@ -1,0 +1,69 @@
+/// Writes a published street name the way people and the USPS write it: directionals and street
+/// types abbreviated per USPS Publication 28 ("Northeast 34th Avenue" → "NE 34th Ave").
+///
+/// Only the first word (a pre-directional), the last word (a post-directional or the type) and the
+/// word before a trailing post-directional are touched, so a street *named* "Court" or
+/// "North Star" keeps its name.
+public enum StreetStyle {
+    public static let directionals: [String: String] = [
+        "north": "N", "south": "S", "east": "E", "west": "W",
+        "northeast": "NE", "northwest": "NW", "southeast": "SE", "southwest": "SW",
+    ]
+
+    /// USPS Publication 28, Appendix C1: primary street suffix names and their standard abbreviations.
+    public static let streetTypes: [String: String] = [
+        "alley": "Aly", "annex": "Anx", "arcade": "Arc", "avenue": "Ave", "bayou": "Byu", "beach": "Bch",
+        "bend": "Bnd", "bluff": "Blf", "bluffs": "Blfs", "bottom": "Btm", "boulevard": "Blvd", "branch": "Br",
+        "bridge": "Brg", "brook": "Brk", "brooks": "Brks", "burg": "Bg", "burgs": "Bgs", "bypass": "Byp",
+        "camp": "Cp", "canyon": "Cyn", "cape": "Cpe", "causeway": "Cswy", "center": "Ctr", "centers": "Ctrs",
+        "circle": "Cir", "circles": "Cirs", "cliff": "Clf", "cliffs": "Clfs", "club": "Clb", "common": "Cmn",
+        "commons": "Cmns", "corner": "Cor", "corners": "Cors", "course": "Crse", "court": "Ct", "courts": "Cts",
+        "cove": "Cv", "coves": "Cvs", "creek": "Crk", "crescent": "Cres", "crest": "Crst", "crossing": "Xing",
+        "crossroad": "Xrd", "crossroads": "Xrds", "curve": "Curv", "dale": "Dl", "dam": "Dm", "divide": "Dv",
+        "drive": "Dr", "drives": "Drs", "estate": "Est", "estates": "Ests", "expressway": "Expy",
+        "extension": "Ext", "extensions": "Exts", "fall": "Fall", "falls": "Fls", "ferry": "Fry", "field": "Fld",
+        "fields": "Flds", "flat": "Flt", "flats": "Flts", "ford": "Frd", "fords": "Frds", "forest": "Frst",
+        "forge": "Frg", "forges": "Frgs", "fork": "Frk", "forks": "Frks", "fort": "Ft", "freeway": "Fwy",
+        "garden": "Gdn", "gardens": "Gdns", "gateway": "Gtwy", "glen": "Gln", "glens": "Glns", "green": "Grn",
+        "greens": "Grns", "grove": "Grv", "groves": "Grvs", "harbor": "Hbr", "harbors": "Hbrs", "haven": "Hvn",
+        "heights": "Hts", "highway": "Hwy", "hill": "Hl", "hills": "Hls", "hollow": "Holw", "inlet": "Inlt",
+        "island": "Is", "islands": "Iss", "isle": "Isle", "junction": "Jct", "junctions": "Jcts", "key": "Ky",
+        "keys": "Kys", "knoll": "Knl", "knolls": "Knls", "lake": "Lk", "lakes": "Lks", "land": "Land",
+        "landing": "Lndg", "lane": "Ln", "light": "Lgt", "lights": "Lgts", "loaf": "Lf", "lock": "Lck",
+        "locks": "Lcks", "lodge": "Ldg", "loop": "Loop", "mall": "Mall", "manor": "Mnr", "manors": "Mnrs",
+        "meadow": "Mdw", "meadows": "Mdws", "mews": "Mews", "mill": "Ml", "mills": "Mls", "mission": "Msn",
+        "motorway": "Mtwy", "mount": "Mt", "mountain": "Mtn", "mountains": "Mtns", "neck": "Nck",
+        "orchard": "Orch", "oval": "Oval", "overpass": "Opas", "park": "Park", "parks": "Park", "parkway": "Pkwy",
+        "parkways": "Pkwy", "pass": "Pass", "passage": "Psge", "path": "Path", "pike": "Pike", "pine": "Pne",
+        "pines": "Pnes", "place": "Pl", "plain": "Pln", "plains": "Plns", "plaza": "Plz", "point": "Pt",
+        "points": "Pts", "port": "Prt", "ports": "Prts", "prairie": "Pr", "radial": "Radl", "ramp": "Ramp",
+        "ranch": "Rnch", "rapid": "Rpd", "rapids": "Rpds", "rest": "Rst", "ridge": "Rdg", "ridges": "Rdgs",
+        "river": "Riv", "road": "Rd", "roads": "Rds", "route": "Rte", "row": "Row", "rue": "Rue", "run": "Run",
+        "shoal": "Shl", "shoals": "Shls", "shore": "Shr", "shores": "Shrs", "skyway": "Skwy", "spring": "Spg",
+        "springs": "Spgs", "spur": "Spur", "spurs": "Spur", "square": "Sq", "squares": "Sqs", "station": "Sta",
+        "stravenue": "Stra", "stream": "Strm", "street": "St", "streets": "Sts", "summit": "Smt",
+        "terrace": "Ter", "throughway": "Trwy", "trace": "Trce", "track": "Trak", "trafficway": "Trfy",
+        "trail": "Trl", "trailer": "Trlr", "tunnel": "Tunl", "turnpike": "Tpke", "underpass": "Upas",
+        "union": "Un", "unions": "Uns", "valley": "Vly", "valleys": "Vlys", "viaduct": "Via", "view": "Vw",
+        "views": "Vws", "village": "Vlg", "villages": "Vlgs", "ville": "Vl", "vista": "Vis", "walk": "Walk",
+        "walks": "Walk", "wall": "Wall", "way": "Way", "ways": "Ways", "well": "Wl", "wells": "Wls",
+    ]
+
+    /// The USPS-style form of a published street name.
+    public static func abbreviated(_ street: String) -> String {
+        var words = street.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard words.count >= 2 else { return street }
+        if let d = directionals[words[0].lowercased()] { words[0] = d }
+        var typeIndex = words.count - 1
+        if words.count >= 3, let d = directionals[words[typeIndex].lowercased()] {
+            words[typeIndex] = d
+            typeIndex -= 1
+        }
+        // The type is only abbreviated when a name remains before it ("Avenue A" stays as it is).
+        let firstNameIndex = directionals[street.split(separator: " ").first.map { $0.lowercased() } ?? ""] == nil ? 0 : 1
+        if typeIndex > firstNameIndex, let t = streetTypes[words[typeIndex].lowercased()] {
+            words[typeIndex] = t
+        }
+        return words.joined(separator: " ")
+    }
+}

@@ -1,0 +1,157 @@
+import LocusCore
+
+/// The city, state and postcode an address shares with its neighbours; stored once per combination.
+public struct AddressPlace: Sendable, Hashable {
+    public var city: String
+    public var state: String
+    public var postcode: String
+}
+
+/// Every address point of the index in memory, in a grid of about 100 m cells, for nearest-address
+/// searches and the reverse geocoder.
+///
+/// Addresses are numbered in grid order (the builder sorts them so), which keeps each cell's points
+/// contiguous: `cellStart[c] ..< cellStart[c + 1]` are the points of cell `c`.
+/// Immutable after init and `Sendable`: one index serves every thread.
+public final class AddressIndex: Sendable {
+    public struct Grid: Sendable, Codable, Equatable {
+        public var originX: Double
+        public var originY: Double
+        public var cellWidth: Double
+        public var cellHeight: Double
+        public var columns: Int
+        public var rows: Int
+
+        enum CodingKeys: String, CodingKey {
+            case originX = "origin_x", originY = "origin_y", cellWidth = "cell_width", cellHeight = "cell_height"
+            case columns, rows
+        }
+
+        func column(_ x: Double) -> Int { min(max(Int(((x - originX) / cellWidth).rounded(.down)), 0), columns - 1) }
+        func row(_ y: Double) -> Int { min(max(Int(((y - originY) / cellHeight).rounded(.down)), 0), rows - 1) }
+        func cell(x: Double, y: Double) -> Int { row(y) * columns + column(x) }
+
+        /// A grid of square cells of about `cellMetres` over the envelope, coarsened if the envelope
+        /// is so large that the grid would pass `maxCells`.
+        static func covering(_ e: Envelope, cellMetres: Double = 100, maxCells: Int = 1 << 23) -> Grid {
+            let scale = LocalMetricScale(latitude: (e.minY + e.maxY) / 2)
+            var metres = cellMetres
+            while true {
+                let w = metres / scale.metresPerDegreeX, h = metres / scale.metresPerDegreeY
+                let columns = Int((e.width / w).rounded(.down)) + 1, rows = Int((e.height / h).rounded(.down)) + 1
+                if columns * rows <= maxCells {
+                    return Grid(originX: e.minX, originY: e.minY, cellWidth: w, cellHeight: h, columns: columns, rows: rows)
+                }
+                metres *= 2
+            }
+        }
+    }
+
+    /// One address point as the index stores it.
+    public struct Point: Sendable, Equatable {
+        public var lon: Double
+        public var lat: Double
+        public var number: Int32
+        public var street: UInt32
+        public var place: UInt32
+        public var suffix: UInt32
+    }
+
+    public let grid: Grid
+    let cellStart: [UInt32]
+    public let points: [Point]
+    public let streets: [String]
+    public let places: [AddressPlace]
+    public let suffixes: [String]
+
+    init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], places: [AddressPlace], suffixes: [String]) {
+        self.grid = grid
+        self.cellStart = cellStart
+        self.points = points
+        self.streets = streets
+        self.places = places
+        self.suffixes = suffixes
+    }
+
+    public var count: Int { points.count }
+
+    /// The address nearest the lon/lat point within `maxDistance` metres (ties: lowest index).
+    /// Distances are on a plane fitted at the point's latitude: within 0.01 % of the geodesic over
+    /// the distances this searches.
+    public func nearest(lon: Double, lat: Double, maxDistance: Double) -> (index: Int, planarMetres: Double)? {
+        guard !points.isEmpty else { return nil }
+        let scale = LocalMetricScale(latitude: lat)
+        let kx = scale.metresPerDegreeX, ky = scale.metresPerDegreeY
+        // Position in cell units, unclamped: the point may lie outside the grid.
+        let gx = (lon - grid.originX) / grid.cellWidth, gy = (lat - grid.originY) / grid.cellHeight
+        let cx = Int(gx.rounded(.down)), cy = Int(gy.rounded(.down))
+        let cellW = grid.cellWidth * kx, cellH = grid.cellHeight * ky
+        var bestIndex = -1
+        var bestSquared = maxDistance * maxDistance
+        var ring = 0
+        return cellStart.withUnsafeBufferPointer { starts in
+            points.withUnsafeBufferPointer { pts in
+                while true {
+                    // The closest any cell of this ring can be: the gap to the inner square's edge.
+                    if ring > 0 {
+                        let gapX = min(gx - Double(cx - ring + 1), Double(cx + ring) - gx) * cellW
+                        let gapY = min(gy - Double(cy - ring + 1), Double(cy + ring) - gy) * cellH
+                        let gap = max(min(gapX, gapY), 0)
+                        if gap * gap > bestSquared { break }
+                    }
+                    let r0 = cy - ring, r1 = cy + ring, c0 = cx - ring, c1 = cx + ring
+                    @inline(__always) func scan(_ r: Int, _ c: Int) {
+                        guard r >= 0, r < grid.rows, c >= 0, c < grid.columns else { return }
+                        let cell = r * grid.columns + c
+                        for i in Int(starts[cell])..<Int(starts[cell + 1]) {
+                            let dx = (pts[i].lon - lon) * kx, dy = (pts[i].lat - lat) * ky
+                            let d2 = dx * dx + dy * dy
+                            if d2 < bestSquared || (d2 == bestSquared && (bestIndex < 0 || i < bestIndex)) {
+                                bestSquared = d2
+                                bestIndex = i
+                            }
+                        }
+                    }
+                    // Only the ring itself: full top and bottom rows, two cells of every row between.
+                    for c in c0...c1 {
+                        scan(r0, c)
+                        if r1 != r0 { scan(r1, c) }
+                    }
+                    if r1 - r0 > 1 {
+                        for r in (r0 + 1)..<r1 {
+                            scan(r, c0)
+                            if c1 != c0 { scan(r, c1) }
+                        }
+                    }
+                    ring += 1
+                }
+                return bestIndex < 0 ? nil : (bestIndex, bestSquared.squareRoot())
+            }
+        }
+    }
+
+    /// The same answer by looking at every point: the reference the grid search is tested against.
+    public func nearestByScan(lon: Double, lat: Double, maxDistance: Double) -> (index: Int, planarMetres: Double)? {
+        let scale = LocalMetricScale(latitude: lat)
+        var bestIndex = -1
+        var bestSquared = maxDistance * maxDistance
+        for (i, p) in points.enumerated() {
+            let dx = (p.lon - lon) * scale.metresPerDegreeX, dy = (p.lat - lat) * scale.metresPerDegreeY
+            let d2 = dx * dx + dy * dy
+            if d2 < bestSquared || (d2 == bestSquared && bestIndex < 0) {
+                bestSquared = d2
+                bestIndex = i
+            }
+        }
+        return bestIndex < 0 ? nil : (bestIndex, bestSquared.squareRoot())
+    }
+
+    public func components(of index: Int) -> AddressComponents {
+        let p = points[index]
+        let place = places[Int(p.place)]
+        let street = streets[Int(p.street)]
+        let number = HouseNumber(value: Int(p.number), suffix: suffixes[Int(p.suffix)])
+        return AddressComponents(number: number.text, street: StreetStyle.abbreviated(street), streetFull: street,
+                                 city: place.city, state: place.state, postcode: place.postcode)
+    }
+}

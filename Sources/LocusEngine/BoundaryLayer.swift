@@ -1,0 +1,322 @@
+import LocusCore
+
+/// One polygon of a layer: what an answer says about it.
+public struct BoundaryFeature: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var attributes: [String: AttributeValue]
+    /// Square metres, used to put the most specific (smallest) polygon first.
+    public var areaSquareMetres: Double
+    public var envelope: Envelope
+}
+
+/// A layer of named polygons (neighbourhoods, districts, zones) answering "which polygons cover this
+/// point" in well under a microsecond.
+///
+/// GEOS validates and repairs the polygons when the index is built; answering uses a structure of
+/// Locus's own because the GEOS C API (3.11, Debian 12) needs a heap-allocated point geometry per
+/// query plus an STRtree callback per candidate, which alone costs more than the whole answer here.
+///
+/// The layer's extent is cut into a grid of cells. For every cell each polygon is either absent,
+/// covers the whole cell ("full"), or has boundary in it ("partial"). A point in a full cell is
+/// answered without arithmetic. For a partial cell Locus keeps the polygon's edges that cross the
+/// cell's horizontal band: the crossing-number test along a horizontal ray only ever meets edges
+/// that cross the ray's own line, so those few edges decide the point exactly, with the same
+/// half-open rule and orientation test GEOS's ray-crossing counter uses. Points on the boundary are
+/// covered (the `covers` predicate).
+///
+/// Immutable after init and `Sendable`: one layer serves every thread.
+public final class BoundaryLayer: Sendable {
+    public let name: String
+    /// In rank order: smallest area first. Query results are indexes into this array.
+    public let features: [BoundaryFeature]
+
+    let extent: Envelope
+    let columns: Int
+    let rows: Int
+    let cellWidth: Double
+    let cellHeight: Double
+    /// Entries of cell `i` are `entries[cellStart[i] ..< cellStart[i + 1]]`, in rank order.
+    let cellStart: [UInt32]
+    let entries: [CellEntry]
+    /// Edges per (feature, band), referenced by partial entries.
+    let bandEdges: [Edge]
+    /// All edges of each feature, for distances: `featureEdges[featureEdgeStart[f] ..< featureEdgeStart[f + 1]]`.
+    let featureEdges: [Edge]
+    let featureEdgeStart: [Int]
+
+    struct Edge: Sendable {
+        var ax: Double, ay: Double, bx: Double, by: Double
+    }
+
+    struct CellEntry: Sendable {
+        var feature: UInt32
+        var edgeStart: UInt32
+        /// 0 when the feature covers the whole cell.
+        var edgeCount: UInt32
+    }
+
+    /// - Parameters:
+    ///   - features: the layer's features in rank order.
+    ///   - rings: for each feature, every ring (shells and holes) in lon/lat.
+    ///   - targetCells: about how many grid cells to use; more cells means more points answered
+    ///     without arithmetic, at 4 bytes a cell.
+    public init(name: String, features: [BoundaryFeature], rings: [[[GeoPoint]]], targetCells: Int? = nil) {
+        precondition(features.count == rings.count)
+        self.name = name
+        self.features = features
+
+        var edgesByFeature: [[Edge]] = []
+        var extent = Envelope.empty
+        var vertexCount = 0
+        for featureRings in rings {
+            var list: [Edge] = []
+            for ring in featureRings where ring.count >= 2 {
+                vertexCount += ring.count
+                for i in 0..<(ring.count - 1) {
+                    let a = ring[i], b = ring[i + 1]
+                    if a == b { continue }
+                    list.append(Edge(ax: a.x, ay: a.y, bx: b.x, by: b.y))
+                    extent.extend(x: a.x, y: a.y)
+                }
+                if let last = ring.last { extent.extend(x: last.x, y: last.y) }
+            }
+            edgesByFeature.append(list)
+        }
+        var allEdges: [Edge] = []
+        var starts = [0]
+        for list in edgesByFeature {
+            allEdges.append(contentsOf: list)
+            starts.append(allEdges.count)
+        }
+        self.featureEdges = allEdges
+        self.featureEdgeStart = starts
+
+        if extent.isEmpty { extent = Envelope(minX: 0, minY: 0, maxX: 0, maxY: 0) }
+        // Cells square on the ground, sized so that boundaries occupy a small share of them.
+        let cells = Double(targetCells ?? min(max(vertexCount * 16, 1 << 16), 1 << 22))
+        let cosLat = max(cos((extent.minY + extent.maxY) / 2 * .pi / 180), 0.01)
+        let groundWidth = max(extent.width * cosLat, 1e-9), groundHeight = max(extent.height, 1e-9)
+        let side = (groundWidth * groundHeight / cells).squareRoot()
+        let columns = max(1, min(Int((groundWidth / side).rounded(.up)), 1 << 14))
+        let rows = max(1, min(Int((groundHeight / side).rounded(.up)), 1 << 14))
+        self.extent = extent
+        self.columns = columns
+        self.rows = rows
+        self.cellWidth = max(extent.width, 1e-12) / Double(columns)
+        self.cellHeight = max(extent.height, 1e-12) / Double(rows)
+
+        var builder = GridBuilder(extent: extent, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight)
+        for (f, list) in edgesByFeature.enumerated() {
+            builder.add(feature: UInt32(f), edges: list)
+        }
+        (self.cellStart, self.entries, self.bandEdges) = builder.finish()
+    }
+
+    /// Indexes (into `features`) of every polygon that covers the point, smallest first.
+    public func covering(x: Double, y: Double) -> [Int] {
+        var out: [Int] = []
+        forEachCovering(x: x, y: y) { out.append($0) }
+        return out
+    }
+
+    /// How many polygons cover the point, with no allocation (the benchmark loop and bulk counting).
+    public func coveringCount(x: Double, y: Double) -> Int {
+        var n = 0
+        forEachCovering(x: x, y: y) { _ in n += 1 }
+        return n
+    }
+
+    @inline(__always)
+    func forEachCovering(x: Double, y: Double, _ body: (Int) -> Void) {
+        guard x >= extent.minX, x <= extent.maxX, y >= extent.minY, y <= extent.maxY else { return }
+        let c = min(Int((x - extent.minX) / cellWidth), columns - 1)
+        let r = min(Int((y - extent.minY) / cellHeight), rows - 1)
+        let cell = r * columns + c
+        cellStart.withUnsafeBufferPointer { starts in
+            entries.withUnsafeBufferPointer { entries in
+                bandEdges.withUnsafeBufferPointer { edges in
+                    for i in Int(starts[cell])..<Int(starts[cell + 1]) {
+                        let e = entries[i]
+                        if e.edgeCount == 0 || Self.covers(edges, Int(e.edgeStart), Int(e.edgeCount), x, y) {
+                            body(Int(e.feature))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Crossing-number test over the edges that cross the point's horizontal band.
+    @inline(__always)
+    static func covers(_ edges: UnsafeBufferPointer<Edge>, _ start: Int, _ count: Int, _ x: Double, _ y: Double) -> Bool {
+        var inside = false
+        for i in start..<(start + count) {
+            let e = edges[i]
+            let aAbove = e.ay > y, bAbove = e.by > y
+            if aAbove != bAbove {
+                let orient = (e.ax - x) * (e.by - y) - (e.bx - x) * (e.ay - y)
+                if orient == 0 { return true }
+                if (orient > 0) == bAbove { inside.toggle() }
+            } else if e.ay == y {
+                // Boundary cases the crossing rule cannot see: the point on a vertex or on a horizontal edge.
+                if e.ax == x { return true }
+                if e.by == y, x >= min(e.ax, e.bx), x <= max(e.ax, e.bx) { return true }
+            } else if e.by == y, e.bx == x {
+                return true
+            }
+        }
+        return inside
+    }
+
+    /// The polygon nearest the point within `maxDistance` metres, for points no polygon covers.
+    public func nearest(x: Double, y: Double, maxDistance: Double) -> (feature: Int, distanceMetres: Double)? {
+        let scale = LocalMetricScale(latitude: y)
+        let dx = maxDistance / scale.metresPerDegreeX, dy = maxDistance / scale.metresPerDegreeY
+        let box = Envelope(minX: x - dx, minY: y - dy, maxX: x + dx, maxY: y + dy)
+        guard box.intersects(extent) else { return nil }
+        let c0 = max(0, Int((box.minX - extent.minX) / cellWidth)), c1 = min(columns - 1, Int((box.maxX - extent.minX) / cellWidth))
+        let r0 = max(0, Int((box.minY - extent.minY) / cellHeight)), r1 = min(rows - 1, Int((box.maxY - extent.minY) / cellHeight))
+        var candidates = Set<UInt32>()
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let cell = r * columns + c
+                for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) { candidates.insert(entries[i].feature) }
+            }
+        }
+        var best: (feature: Int, distanceMetres: Double)?
+        for f in candidates.sorted() {
+            let d = distance(toFeature: Int(f), x: x, y: y, scale: scale)
+            if d <= maxDistance, best == nil || d < best!.distanceMetres { best = (Int(f), d) }
+        }
+        return best
+    }
+
+    /// Metres from the point to the feature's boundary, on a plane fitted at the point's latitude.
+    func distance(toFeature f: Int, x: Double, y: Double, scale: LocalMetricScale) -> Double {
+        var best = Double.infinity
+        let kx = scale.metresPerDegreeX, ky = scale.metresPerDegreeY
+        for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] {
+            let e = featureEdges[i]
+            let ax = (e.ax - x) * kx, ay = (e.ay - y) * ky
+            let bx = (e.bx - x) * kx, by = (e.by - y) * ky
+            let vx = bx - ax, vy = by - ay
+            let len2 = vx * vx + vy * vy
+            var t = len2 > 0 ? -(ax * vx + ay * vy) / len2 : 0
+            t = min(max(t, 0), 1)
+            let px = ax + t * vx, py = ay + t * vy
+            best = min(best, (px * px + py * py).squareRoot())
+        }
+        return best
+    }
+}
+
+/// Builds the cell lists of a `BoundaryLayer`, one feature at a time.
+private struct GridBuilder {
+    let extent: Envelope
+    let columns: Int
+    let rows: Int
+    let cellWidth: Double
+    let cellHeight: Double
+    /// Widens every boundary test so a boundary exactly on a grid line marks the cells on both sides.
+    let slackX: Double
+    let slackY: Double
+
+    var pending: [(cell: UInt32, entry: BoundaryLayer.CellEntry)] = []
+    var bandEdges: [BoundaryLayer.Edge] = []
+
+    init(extent: Envelope, columns: Int, rows: Int, cellWidth: Double, cellHeight: Double) {
+        self.extent = extent
+        self.columns = columns
+        self.rows = rows
+        self.cellWidth = cellWidth
+        self.cellHeight = cellHeight
+        slackX = cellWidth * 1e-7
+        slackY = cellHeight * 1e-7
+    }
+
+    func column(_ x: Double) -> Int { min(max(Int(((x - extent.minX) / cellWidth).rounded(.down)), 0), columns - 1) }
+    func row(_ y: Double) -> Int { min(max(Int(((y - extent.minY) / cellHeight).rounded(.down)), 0), rows - 1) }
+
+    mutating func add(feature: UInt32, edges: [BoundaryLayer.Edge]) {
+        guard !edges.isEmpty else { return }
+        var box = Envelope.empty
+        for e in edges {
+            box.extend(x: e.ax, y: e.ay)
+            box.extend(x: e.bx, y: e.by)
+        }
+        let c0 = column(box.minX - slackX), c1 = column(box.maxX + slackX)
+        let r0 = row(box.minY - slackY), r1 = row(box.maxY + slackY)
+        let width = c1 - c0 + 1, height = r1 - r0 + 1
+        var boundary = [Bool](repeating: false, count: width * height)
+        var bands = [[Int32]](repeating: [], count: height)
+
+        for (index, e) in edges.enumerated() {
+            let minY = min(e.ay, e.by), maxY = max(e.ay, e.by)
+            for r in row(minY - slackY)...row(maxY + slackY) { bands[r - r0].append(Int32(index)) }
+            // Mark every cell the segment passes through, column by column.
+            let (lx, ly, rx, ry) = e.ax <= e.bx ? (e.ax, e.ay, e.bx, e.by) : (e.bx, e.by, e.ax, e.ay)
+            for c in column(lx - slackX)...column(rx + slackX) {
+                let cellLeft = extent.minX + Double(c) * cellWidth - slackX
+                let cellRight = cellLeft + cellWidth + 2 * slackX
+                let x0 = max(lx, cellLeft), x1 = min(rx, cellRight)
+                var y0: Double, y1: Double
+                if rx - lx > 0 {
+                    let slope = (ry - ly) / (rx - lx)
+                    y0 = ly + (x0 - lx) * slope
+                    y1 = ly + (x1 - lx) * slope
+                } else {
+                    (y0, y1) = (ly, ry)
+                }
+                if y0 > y1 { swap(&y0, &y1) }
+                for r in row(y0 - slackY)...row(y1 + slackY) { boundary[(r - r0) * width + (c - c0)] = true }
+            }
+        }
+
+        for localRow in 0..<height {
+            let band = bands[localRow]
+            let start = bandEdges.count
+            for i in band { bandEdges.append(edges[Int(i)]) }
+            let count = bandEdges.count - start
+            let r = r0 + localRow
+            let centreY = extent.minY + (Double(r) + 0.5) * cellHeight
+            var runInside: Bool?  // status of the current run of boundary-free cells
+            for localColumn in 0..<width {
+                let c = c0 + localColumn
+                let cell = UInt32(r * columns + c)
+                if boundary[localRow * width + localColumn] {
+                    runInside = nil
+                    pending.append((cell, .init(feature: feature, edgeStart: UInt32(start), edgeCount: UInt32(count))))
+                    continue
+                }
+                if runInside == nil {
+                    let centreX = extent.minX + (Double(c) + 0.5) * cellWidth
+                    runInside = bandEdges.withUnsafeBufferPointer {
+                        BoundaryLayer.covers($0, start, count, centreX, centreY)
+                    }
+                }
+                if runInside == true {
+                    pending.append((cell, .init(feature: feature, edgeStart: 0, edgeCount: 0)))
+                }
+            }
+        }
+    }
+
+    /// Groups entries by cell, keeping the order features were added in (rank order).
+    func finish() -> ([UInt32], [BoundaryLayer.CellEntry], [BoundaryLayer.Edge]) {
+        var starts = [UInt32](repeating: 0, count: columns * rows + 1)
+        for p in pending { starts[Int(p.cell) + 1] += 1 }
+        for i in 0..<(columns * rows) { starts[i + 1] += starts[i] }
+        var cursor = starts
+        var entries = [BoundaryLayer.CellEntry](repeating: .init(feature: 0, edgeStart: 0, edgeCount: 0), count: pending.count)
+        for p in pending {
+            entries[Int(cursor[Int(p.cell)])] = p.entry
+            cursor[Int(p.cell)] += 1
+        }
+        return (starts, entries, bandEdges)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

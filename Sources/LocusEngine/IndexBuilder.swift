@@ -1,0 +1,551 @@
+import Crypto
+import Foundation
+import LocusCore
+
+/// A polygon layer to import, named the way queries will ask for it.
+public struct LayerSource: Sendable, Equatable, Codable {
+    /// The name queries use (`--layer neighborhoods`).
+    public var name: String
+    /// Any vector file GDAL reads: GeoJSON, Shapefile, GeoPackage, FlatGeobuf, KML …
+    public var path: String
+    /// The layer inside a multi-layer file. Default: the first.
+    public var layer: String? = nil
+    /// The CRS to assume ("EPSG:2913", WKT or a PROJ string), overriding what the file declares.
+    /// Default: the file's own; a file that declares none must be given one.
+    public var crs: String? = nil
+    /// The attribute that names a feature. Default: found among common names ("name", "label" …),
+    /// preferring a mixed-case label over an all-capitals name with the same text.
+    public var nameField: String? = nil
+    /// The attribute that identifies a feature. Default: "id", "objectid" … if unique, else the
+    /// row number GDAL gives.
+    public var idField: String? = nil
+
+    public init(name: String, path: String) {
+        self.name = name
+        self.path = path
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, path, layer, crs
+        case nameField = "name_field"
+        case idField = "id_field"
+    }
+}
+
+/// What `locus index build` is asked to do.
+public struct IndexBuildConfiguration: Sendable {
+    /// CSV (plain or .gz) of address points. Default: none (an index of polygon layers only).
+    public var addresses: String? = nil
+    /// How to read the address CSV. Default: found from the header.
+    public var addressColumns = AddressColumns()
+    /// Polygon layers. Default: none.
+    public var layers: [LayerSource] = []
+    /// Where to write the index. Written to a temporary file beside it and renamed into place.
+    public var output: String
+    /// The build time to record. Default: now; the executable honours SOURCE_DATE_EPOCH so that
+    /// the same inputs give a byte-identical file.
+    public var buildDate = Date()
+    /// Side of an address grid cell in metres. Default 100.
+    public var addressCellMetres: Double = 100
+    /// Fail the build when more than this share of address rows is rejected: that is a wrong
+    /// column mapping, not bad rows. Default 0.5.
+    public var maximumRejectedShare: Double = 0.5
+    /// How many import issues per source are written into the index (all are counted). Default 1,000.
+    public var listedIssuesPerSource = 1_000
+
+    public init(output: String) {
+        self.output = output
+    }
+}
+
+/// One row or feature that was not imported as it stood.
+public struct ImportIssue: Sendable, Codable, Hashable {
+    public enum Outcome: String, Sendable, Codable {
+        case rejected
+        case repaired
+    }
+    public var source: String
+    /// Record number in the source (1-based, after any header).
+    public var row: Int
+    public var outcome: Outcome
+    public var reason: String
+}
+
+/// What a build did, for the CLI to print and for `index info` to show again later.
+public struct IndexBuildReport: Sendable, Codable {
+    public struct LayerSummary: Sendable, Codable {
+        public var name: String
+        public var crs: String
+        public var features: Int
+        public var repaired: Int
+        public var rejected: Int
+        public var nameField: String
+        public var idField: String
+
+        enum CodingKeys: String, CodingKey {
+            case name, crs, features, repaired, rejected
+            case nameField = "name_field"
+            case idField = "id_field"
+        }
+    }
+    public var addressRows = 0
+    public var addresses = 0
+    /// Rejected address rows per reason.
+    public var rejectedAddresses: [String: Int] = [:]
+    public var layers: [LayerSummary] = []
+    /// The first issues of each source, as stored in the index.
+    public var issues: [ImportIssue] = []
+    public var seconds = 0.0
+    public var bytes = 0
+
+    enum CodingKeys: String, CodingKey {
+        case addressRows = "address_rows", addresses
+        case rejectedAddresses = "rejected_addresses"
+        case layers, issues, seconds, bytes
+    }
+}
+
+/// Turns open data into one index file.
+public enum IndexBuilder {
+    public static func build(_ config: IndexBuildConfiguration) throws(LocusError) -> IndexBuildReport {
+        let started = Date()
+        guard config.addresses != nil || !config.layers.isEmpty else {
+            throw LocusError(.invalidArgument, "nothing to index: give --addresses and/or --layer NAME=PATH")
+        }
+        var seen = Set<String>()
+        for layer in config.layers {
+            guard LayerName.isValid(layer.name) else {
+                throw LocusError(.invalidArgument, "layer name \"\(layer.name)\" must be letters, digits, _ or - (up to 64)")
+            }
+            guard seen.insert(layer.name).inserted else {
+                throw LocusError(.invalidArgument, "layer \"\(layer.name)\" is given twice")
+            }
+        }
+        let outputURL = URL(fileURLWithPath: config.output)
+        try? FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = outputURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(outputURL.lastPathComponent).\(getpid()).partial").path
+        try? FileManager.default.removeItem(atPath: temporary)
+        var report = IndexBuildReport()
+        do {
+            let db = try SQLiteDatabase(path: temporary, mode: .create)
+            // A build writes once, alone: no journal to fsync, and DELETE (never WAL) so the finished
+            // file opens from a read-only directory.
+            try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;")
+            try db.execute(IndexSchema.create)
+            var writer = IndexWriter(db: db, config: config)
+            try db.transaction { () throws(LocusError) in
+                if let path = config.addresses {
+                    try writer.importAddresses(path: path, report: &report)
+                }
+                for layer in config.layers {
+                    try writer.importLayer(layer, report: &report)
+                }
+                try writer.writeMetadata(report: report)
+            }
+            try db.execute("VACUUM")
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        // rename(2) replaces an existing index atomically: a server reading the old file keeps it.
+        guard rename(temporary, config.output) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw LocusError(.internalError, "cannot move the new index into place at \(config.output): \(reason)")
+        }
+        report.seconds = Date().timeIntervalSince(started)
+        report.bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
+        return report
+    }
+}
+
+/// Names of layers are used in requests and file names: keep them plain.
+public enum LayerName {
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+}
+
+/// The state of one build: the open database, the content hash and the metadata gathered so far.
+private struct IndexWriter {
+    let db: SQLiteDatabase
+    let config: IndexBuildConfiguration
+    var content = SHA256()
+    var metadata: [String: String] = [:]
+    var grid: AddressIndex.Grid?
+
+    init(db: SQLiteDatabase, config: IndexBuildConfiguration) {
+        self.db = db
+        self.config = config
+    }
+
+    // MARK: Provenance
+
+    mutating func recordSource(name: String, kind: String, files: [String], crs: String) throws(LocusError) {
+        let insert = try db.prepare("INSERT OR REPLACE INTO sources(name, kind, file, size, sha256, crs) VALUES (?,?,?,?,?,?)")
+        for file in files {
+            let (size, digest) = try Self.hashFile(file)
+            try insert.run([.text(name), .text(kind), .text(URL(fileURLWithPath: file).lastPathComponent),
+                            .integer(Int64(size)), .text(digest), .text(crs)])
+            content.update(data: Data("\(name)\u{1}\(digest)\u{1}".utf8))
+        }
+    }
+
+    static func hashFile(_ path: String) throws(LocusError) -> (Int, String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LocusError(.notFound, "cannot read \(path)")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size = 0
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw LocusError(.importFailed, "cannot read \(path): \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            size += chunk.count
+            hasher.update(data: chunk)
+        }
+        return (size, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    mutating func recordIssues(_ issues: [ImportIssue], report: inout IndexBuildReport) throws(LocusError) {
+        let listed = issues.prefix(config.listedIssuesPerSource)
+        let insert = try db.prepare("INSERT INTO import_issues(source, row, outcome, reason) VALUES (?,?,?,?)")
+        for issue in listed {
+            try insert.run([.text(issue.source), .integer(Int64(issue.row)), .text(issue.outcome.rawValue), .text(issue.reason)])
+        }
+        report.issues.append(contentsOf: listed.prefix(20))
+    }
+
+    // MARK: Addresses
+
+    struct Candidate {
+        var number: Int32
+        var suffix: String
+        var street: String
+        var place: AddressPlace
+        var lon: Double
+        var lat: Double
+        var row: Int
+    }
+
+    mutating func importAddresses(path: String, report: inout IndexBuildReport) throws(LocusError) {
+        let columns = config.addressColumns
+        let srs = try SpatialReference(wkid: columns.wkid)
+        let transform = srs.isGeographicWGS84 ? nil : try CoordinateTransform(from: srs, to: .wgs84)
+        var candidates: [Candidate] = []
+        var issues: [ImportIssue] = []
+        func reject(_ row: Int, _ reason: String) {
+            issues.append(ImportIssue(source: "addresses", row: row, outcome: .rejected, reason: reason))
+            report.rejectedAddresses[Self.reasonClass(reason), default: 0] += 1
+        }
+        try AddressCSVSource(path: path, columns: columns).forEachRow { (raw) throws(LocusError) in
+            report.addressRows += 1
+            let numberText = raw.number.trimmingWhitespace()
+            let street = raw.street.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard !numberText.isEmpty else { return reject(raw.row, "missing house number") }
+            guard let number = HouseNumber(parsing: numberText), number.value <= Int(Int32.max) else {
+                return reject(raw.row, "house number does not start with a number: \"\(numberText.prefix(40))\"")
+            }
+            guard !street.isEmpty else { return reject(raw.row, "missing street") }
+            guard let x = Double(raw.x.trimmingWhitespace()), let y = Double(raw.y.trimmingWhitespace()), x.isFinite, y.isFinite else {
+                return reject(raw.row, "coordinates are not numbers: \"\(raw.x.prefix(30))\", \"\(raw.y.prefix(30))\"")
+            }
+            var point = GeoPoint(x: x, y: y)
+            if let transform {
+                guard let p = transform.transform(point) else {
+                    return reject(raw.row, "coordinates cannot be transformed from wkid \(srs.wkid)")
+                }
+                point = p
+            }
+            guard (-180...180).contains(point.x), (-90...90).contains(point.y) else {
+                return reject(raw.row, "coordinates outside the lon/lat range: \(point.x), \(point.y)")
+            }
+            guard !(point.x == 0 && point.y == 0) else { return reject(raw.row, "coordinates are 0, 0 (a missing location)") }
+            candidates.append(Candidate(
+                number: Int32(number.value), suffix: number.suffix, street: street,
+                place: AddressPlace(city: raw.city.trimmingWhitespace(), state: raw.state.trimmingWhitespace(),
+                                    postcode: raw.postcode.trimmingWhitespace()),
+                lon: point.x, lat: point.y, row: raw.row))
+        }
+        guard report.addressRows > 0 else { throw LocusError(.importFailed, "\(path) has a header but no rows") }
+        let rejectedShare = Double(report.addressRows - candidates.count) / Double(report.addressRows)
+        if rejectedShare > config.maximumRejectedShare {
+            let top = report.rejectedAddresses.max { $0.value < $1.value }?.key ?? ""
+            throw LocusError(.importFailed, "\(Int(rejectedShare * 100))% of the rows of \(path) were rejected (mostly: \(top)); check the column options")
+        }
+
+        var envelope = Envelope.empty
+        for c in candidates { envelope.extend(x: c.lon, y: c.lat) }
+        let grid = AddressIndex.Grid.covering(envelope, cellMetres: config.addressCellMetres)
+        self.grid = grid
+        // Grid order first (so each cell's points are contiguous), then a total order on content so
+        // that the same rows in any file order give the same index.
+        let keyed = candidates.map { (cell: grid.cell(x: $0.lon, y: $0.lat), c: $0) }
+        let sorted = keyed.sorted { a, b in
+            if a.cell != b.cell { return a.cell < b.cell }
+            if a.c.street != b.c.street { return a.c.street < b.c.street }
+            if a.c.number != b.c.number { return a.c.number < b.c.number }
+            if a.c.suffix != b.c.suffix { return a.c.suffix < b.c.suffix }
+            if a.c.place.postcode != b.c.place.postcode { return a.c.place.postcode < b.c.place.postcode }
+            if a.c.place.city != b.c.place.city { return a.c.place.city < b.c.place.city }
+            if a.c.lon != b.c.lon { return a.c.lon < b.c.lon }
+            if a.c.lat != b.c.lat { return a.c.lat < b.c.lat }
+            return a.c.row < b.c.row
+        }
+        // The same address at the same spot twice is one address; the second row is reported.
+        var kept: [(cell: Int, c: Candidate)] = []
+        kept.reserveCapacity(sorted.count)
+        for item in sorted {
+            if let last = kept.last, last.cell == item.cell, last.c.street == item.c.street, last.c.number == item.c.number,
+               last.c.suffix == item.c.suffix, last.c.place == item.c.place, last.c.lon == item.c.lon, last.c.lat == item.c.lat {
+                reject(item.c.row, "duplicate of row \(last.c.row)")
+                continue
+            }
+            kept.append(item)
+        }
+
+        let streets = Array(Set(kept.map(\.c.street))).sorted()
+        let places = Array(Set(kept.map { "\($0.c.place.city)\u{1}\($0.c.place.state)\u{1}\($0.c.place.postcode)" })).sorted()
+        let suffixes = Array(Set(kept.map(\.c.suffix)).union([""])).sorted()
+        let streetID = Dictionary(uniqueKeysWithValues: streets.enumerated().map { ($1, $0) })
+        let placeID = Dictionary(uniqueKeysWithValues: places.enumerated().map { ($1, $0) })
+        let suffixID = Dictionary(uniqueKeysWithValues: suffixes.enumerated().map { ($1, $0) })
+
+        let insertStreet = try db.prepare("INSERT INTO streets(id, name) VALUES (?, ?)")
+        for (i, s) in streets.enumerated() { try insertStreet.run([.integer(Int64(i)), .text(s)]) }
+        let insertPlace = try db.prepare("INSERT INTO places(id, city, state, postcode) VALUES (?,?,?,?)")
+        for (i, p) in places.enumerated() {
+            let parts = p.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+            try insertPlace.run([.integer(Int64(i)), .text(parts[0]), .text(parts[1]), .text(parts[2])])
+        }
+        let insertSuffix = try db.prepare("INSERT INTO number_suffixes(id, suffix) VALUES (?, ?)")
+        for (i, s) in suffixes.enumerated() { try insertSuffix.run([.integer(Int64(i)), .text(s)]) }
+        content.update(data: Data((streets + places + suffixes).joined(separator: "\u{1}").utf8))
+
+        let insert = try db.prepare("INSERT INTO addresses(id, number, suffix_id, street_id, place_id, lon, lat, source_row) VALUES (?,?,?,?,?,?,?,?)")
+        var packed = [UInt8](repeating: 0, count: kept.count * IndexSchema.packedAddressSize)
+        var cellStart = [UInt32](repeating: 0, count: grid.columns * grid.rows + 1)
+        for (i, item) in kept.enumerated() {
+            let c = item.c
+            let s = streetID[c.street]!, p = placeID["\(c.place.city)\u{1}\(c.place.state)\u{1}\(c.place.postcode)"]!, x = suffixID[c.suffix]!
+            try insert.run([.integer(Int64(i)), .integer(Int64(c.number)), .integer(Int64(x)), .integer(Int64(s)),
+                            .integer(Int64(p)), .real(c.lon), .real(c.lat), .integer(Int64(c.row))])
+            packed.withUnsafeMutableBytes { raw in
+                let base = i * IndexSchema.packedAddressSize
+                raw.storeBytes(of: c.lon.bitPattern.littleEndian, toByteOffset: base, as: UInt64.self)
+                raw.storeBytes(of: c.lat.bitPattern.littleEndian, toByteOffset: base + 8, as: UInt64.self)
+                raw.storeBytes(of: c.number.littleEndian, toByteOffset: base + 16, as: Int32.self)
+                raw.storeBytes(of: UInt32(s).littleEndian, toByteOffset: base + 20, as: UInt32.self)
+                raw.storeBytes(of: UInt32(p).littleEndian, toByteOffset: base + 24, as: UInt32.self)
+                raw.storeBytes(of: UInt32(x).littleEndian, toByteOffset: base + 28, as: UInt32.self)
+            }
+            cellStart[item.cell + 1] += 1
+        }
+        for i in 0..<(cellStart.count - 1) { cellStart[i + 1] += cellStart[i] }
+        let cellBytes = cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
+        let insertBlob = try db.prepare("INSERT INTO blobs(name, data) VALUES (?, ?)")
+        try insertBlob.run([.text("address_points"), .blob(packed)])
+        try insertBlob.run([.text("address_cells"), .blob(cellBytes)])
+        content.update(data: packed)
+
+        report.addresses = kept.count
+        try recordIssues(issues, report: &report)
+        try recordSource(name: "addresses", kind: "addresses", files: [path], crs: srs.projDefinition)
+        metadata["address_count"] = String(kept.count)
+        metadata["address_rows"] = String(report.addressRows)
+        metadata["address_rejected"] = String(report.addressRows - kept.count)
+        metadata["address_grid"] = Self.json(grid)
+        metadata["address_rejected_by_reason"] = Self.json(report.rejectedAddresses)
+        metadata["address_extent"] = Self.json(envelope)
+        metadata["address_columns"] = Self.json(columns)
+    }
+
+    /// Groups reasons that embed row values ("duplicate of row 12") under one key for counting.
+    static func reasonClass(_ reason: String) -> String {
+        if let colon = reason.firstIndex(of: ":") { return String(reason[..<colon]) }
+        if reason.hasPrefix("duplicate of row") { return "duplicate" }
+        return reason
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    // MARK: Polygon layers
+
+    struct ImportedFeature {
+        var id: String
+        var name: String
+        var attributes: [String: AttributeValue]
+        var area: Double
+        var envelope: Envelope
+        var wkb: [UInt8]
+    }
+
+    mutating func importLayer(_ source: LayerSource, report: inout IndexBuildReport) throws(LocusError) {
+        let dataset = try VectorDataset(path: source.path)
+        let declared = try dataset.declaredCRS(layer: source.layer)
+        let crsName: String, crsDefinition: String
+        if let given = source.crs {
+            crsName = given
+            crsDefinition = given
+        } else if let declared {
+            crsName = declared.name
+            crsDefinition = declared.definition
+        } else {
+            throw LocusError(.importFailed, "\(source.path) declares no coordinate reference system; give one with --srs \(source.name)=EPSG:CODE")
+        }
+        let isLonLat = crsName == "EPSG:4326" || crsName == "OGC:CRS84"
+        let transform = isLonLat ? nil : try CoordinateTransform(from: crsDefinition, to: "EPSG:4326")
+        let geos = GEOSContext()
+
+        var rows: [(fid: Int64, fields: [(name: String, value: AttributeValue)], row: Int)] = []
+        var geometries: [GEOSGeometryHandle?] = []
+        var issues: [ImportIssue] = []
+        var fieldNames: [String] = []
+        var row = 0
+        var repaired = 0
+        try dataset.forEachFeature(layer: source.layer) { (feature) throws(LocusError) in
+            row += 1
+            if fieldNames.isEmpty { fieldNames = feature.fields.map(\.name) }
+            func reject(_ reason: String) {
+                issues.append(ImportIssue(source: source.name, row: row, outcome: .rejected, reason: reason))
+            }
+            guard let wkb = feature.wkb else { return reject("no geometry") }
+            let geometry: GEOSGeometryHandle
+            do throws(LocusError) {
+                var g = try geos.readWKB(wkb)
+                if let transform { g = try g.transformed(transform) }
+                geometry = g
+            } catch {
+                return reject(error.message)
+            }
+            guard geometry.kind == .polygon || geometry.kind == .multiPolygon || geometry.kind == .collection else {
+                return reject("not a polygon (\(geometry.kind.map { "\($0)" } ?? "unknown geometry"))")
+            }
+            var valid = geometry
+            if let reason = geometry.invalidityReason() {
+                guard let fixed = try? geometry.makeValid() else { return reject("invalid and not repairable: \(reason)") }
+                valid = fixed
+                issues.append(ImportIssue(source: source.name, row: row, outcome: .repaired, reason: reason))
+                repaired += 1
+            }
+            let parts = valid.polygonParts()
+            guard !parts.isEmpty else { return reject("empty polygon") }
+            let polygonal = try (parts.count == 1 ? parts[0] : geos.multiPolygon(parts))
+            let envelope = polygonal.envelope
+            guard envelope.minX >= -180, envelope.maxX <= 180, envelope.minY >= -90, envelope.maxY <= 90 else {
+                return reject("coordinates outside the lon/lat range after reprojection from \(crsName): is the CRS right?")
+            }
+            rows.append((feature.fid, feature.fields, row))
+            geometries.append(polygonal)
+        }
+        guard !rows.isEmpty else {
+            throw LocusError(.importFailed, "layer \(source.name) (\(source.path)) has no usable polygons\(issues.first.map { ": \($0.reason)" } ?? "")")
+        }
+
+        let idField = try Self.chooseIDField(source, fieldNames: fieldNames, rows: rows.map(\.fields))
+        let nameField = try Self.chooseNameField(source, fieldNames: fieldNames, rows: rows.map(\.fields))
+        var features: [ImportedFeature] = []
+        for (i, r) in rows.enumerated() {
+            let g = geometries[i]!
+            let values = Dictionary(r.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let id = idField.map { values[$0]?.text ?? "" } ?? String(r.fid)
+            let name = nameField.map { values[$0]?.text ?? "" } ?? id
+            let e = g.envelope
+            let scale = LocalMetricScale(latitude: (e.minY + e.maxY) / 2)
+            let area = g.area * scale.metresPerDegreeX * scale.metresPerDegreeY
+            features.append(ImportedFeature(id: id, name: name, attributes: values, area: area, envelope: e, wkb: try g.wkb()))
+        }
+        // Rank: smallest first, so the most specific polygon leads every answer.
+        features.sort { ($0.area, $0.id) < ($1.area, $1.id) }
+
+        let insert = try db.prepare("""
+            INSERT INTO features(layer, rank, id, name, attributes, area_m2, min_x, min_y, max_x, max_y, geometry)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            """)
+        for (rank, f) in features.enumerated() {
+            let attributes = Self.json(f.attributes)
+            try insert.run([.text(source.name), .integer(Int64(rank)), .text(f.id), .text(f.name), .text(attributes),
+                            .real(f.area), .real(f.envelope.minX), .real(f.envelope.minY), .real(f.envelope.maxX),
+                            .real(f.envelope.maxY), .blob(f.wkb)])
+            content.update(data: Data("\(source.name)\u{1}\(f.id)\u{1}\(f.name)\u{1}\(attributes)".utf8))
+            content.update(data: f.wkb)
+        }
+        let rejected = issues.filter { $0.outcome == .rejected }.count
+        try db.prepare("INSERT INTO layers(name, source, crs, name_field, id_field, feature_count, fields) VALUES (?,?,?,?,?,?,?)")
+            .run([.text(source.name), .text(URL(fileURLWithPath: source.path).lastPathComponent), .text(crsName),
+                  .text(nameField ?? ""), .text(idField ?? "(row number)"), .integer(Int64(features.count)), .text(Self.json(fieldNames))])
+        try recordIssues(issues, report: &report)
+        try recordSource(name: source.name, kind: "layer", files: dataset.files, crs: crsName)
+        report.layers.append(.init(name: source.name, crs: crsName, features: features.count, repaired: repaired,
+                                   rejected: rejected, nameField: nameField ?? "", idField: idField ?? "(row number)"))
+    }
+
+    static let idCandidates = ["id", "objectid", "fid", "gid", "ogc_fid", "globalid"]
+    static let nameCandidates = ["name", "label", "maplabel", "map_label", "display_name", "nbhd_name", "neighborhood",
+                                 "neighbourhood", "nhood", "district", "title", "namelsad"]
+
+    static func field(_ wanted: String, in names: [String], layer: LayerSource) throws(LocusError) -> String {
+        guard let match = names.first(where: { $0.lowercased() == wanted.lowercased() }) else {
+            throw LocusError(.importFailed, "layer \(layer.name) has no field \"\(wanted)\" (fields: \(names.joined(separator: ", ")))")
+        }
+        return match
+    }
+
+    static func chooseIDField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: AttributeValue)]]) throws(LocusError) -> String? {
+        if let given = layer.idField { return try field(given, in: fieldNames, layer: layer) }
+        for candidate in idCandidates {
+            guard let name = fieldNames.first(where: { $0.lowercased() == candidate }) else { continue }
+            let values = rows.map { r in r.first { $0.name == name }?.value ?? .null }
+            if !values.contains(.null), Set(values).count == values.count { return name }
+        }
+        return nil
+    }
+
+    static func chooseNameField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: AttributeValue)]]) throws(LocusError) -> String? {
+        if let given = layer.nameField { return try field(given, in: fieldNames, layer: layer) }
+        let present = nameCandidates.compactMap { c in fieldNames.first { $0.lowercased() == c } }
+        guard let first = present.first else { return nil }
+        func texts(_ name: String) -> [String] { rows.map { r in r.first { $0.name == name }?.value.text ?? "" } }
+        let firstTexts = texts(first)
+        // Many publishers keep an all-capitals official NAME beside a mixed-case map label that is
+        // the same name or its short form ("SUMNER ASSOCIATION OF NEIGHBORS" / "Sumner"): people
+        // want the label.
+        let capitals = firstTexts.filter { $0 == $0.uppercased() }.count
+        if capitals * 10 >= firstTexts.count * 9 {
+            for other in present.dropFirst() {
+                let otherTexts = texts(other)
+                let related = zip(firstTexts, otherTexts).filter { !$1.isEmpty && $0.lowercased().contains($1.lowercased()) }.count
+                if otherTexts.contains(where: { $0 != $0.uppercased() }), related * 10 >= firstTexts.count * 9 { return other }
+            }
+        }
+        return first
+    }
+
+    // MARK: Metadata
+
+    mutating func writeMetadata(report: IndexBuildReport) throws(LocusError) {
+        var m = metadata
+        m["format"] = "locus-index"
+        m["schema_version"] = String(IndexSchema.version)
+        m["locus_version"] = LocusVersion.current
+        m["crs"] = "EPSG:4326"
+        m["build_time"] = ISO8601DateFormatter().string(from: config.buildDate)
+        m["layers"] = Self.json(config.layers.map(\.name))
+        m["content_sha256"] = content.finalize().map { String(format: "%02x", $0) }.joined()
+        let insert = try db.prepare("INSERT INTO metadata(key, value) VALUES (?, ?)")
+        for (k, v) in m.sorted(by: { $0.key < $1.key }) { try insert.run([.text(k), .text(v)]) }
+    }
+}
+
+/// The version of Locus, recorded in every index it builds and reported by `info`.
+public enum LocusVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,30 @@
+/// The on-disk layout of a Locus index: one SQLite file.
+///
+/// Tables hold everything in queryable form; `blobs` holds the same addresses packed for loading
+/// in milliseconds (little-endian, see `AddressIndex`). Bump `version` on any change a reader of
+/// the previous version would misread: servers refuse an index of another version.
+enum IndexSchema {
+    static let version = 1
+
+    static let create = """
+    CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE sources(name TEXT NOT NULL, kind TEXT NOT NULL, file TEXT NOT NULL, size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL, crs TEXT NOT NULL, PRIMARY KEY(name, file));
+    CREATE TABLE streets(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    CREATE TABLE places(id INTEGER PRIMARY KEY, city TEXT NOT NULL, state TEXT NOT NULL, postcode TEXT NOT NULL);
+    CREATE TABLE number_suffixes(id INTEGER PRIMARY KEY, suffix TEXT NOT NULL UNIQUE);
+    CREATE TABLE addresses(id INTEGER PRIMARY KEY, number INTEGER NOT NULL, suffix_id INTEGER NOT NULL,
+        street_id INTEGER NOT NULL, place_id INTEGER NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL,
+        source_row INTEGER NOT NULL);
+    CREATE TABLE layers(name TEXT PRIMARY KEY, source TEXT NOT NULL, crs TEXT NOT NULL, name_field TEXT NOT NULL,
+        id_field TEXT NOT NULL, feature_count INTEGER NOT NULL, fields TEXT NOT NULL);
+    CREATE TABLE features(layer TEXT NOT NULL, rank INTEGER NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL,
+        attributes TEXT NOT NULL, area_m2 REAL NOT NULL, min_x REAL NOT NULL, min_y REAL NOT NULL,
+        max_x REAL NOT NULL, max_y REAL NOT NULL, geometry BLOB NOT NULL, PRIMARY KEY(layer, rank));
+    CREATE TABLE import_issues(source TEXT NOT NULL, row INTEGER NOT NULL, outcome TEXT NOT NULL, reason TEXT NOT NULL);
+    CREATE TABLE blobs(name TEXT PRIMARY KEY, data BLOB NOT NULL);
+    """
+
+    /// Bytes per address in the `address_points` blob: lon, lat (f64), number (i32), street, place, suffix (u32).
+    static let packedAddressSize = 32
+}

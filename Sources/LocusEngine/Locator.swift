@@ -1,0 +1,122 @@
+import LocusCore
+
+/// Arguments of a reverse geocode, validated.
+public struct ReverseRequest: Sendable {
+    public var location: GeoPoint
+    /// The spatial reference `location` is in. Default WGS 84.
+    public var spatialReference: SpatialReference = .wgs84
+    /// Metres to search. Default 100.
+    public var maxDistance: Double = 100
+    /// The spatial reference for the answer's location. Default: the request's.
+    public var outSpatialReference: SpatialReference? = nil
+
+    public init(location: GeoPoint) { self.location = location }
+}
+
+/// Arguments of a point-in-polygon query, validated.
+public struct WithinRequest: Sendable {
+    public var location: GeoPoint
+    /// The spatial reference `location` is in. Default WGS 84.
+    public var spatialReference: SpatialReference = .wgs84
+    /// The polygon layer to search. Default "neighborhoods".
+    public var layer: String = "neighborhoods"
+    /// When no polygon covers the point, return the nearest within this many metres. Default: off.
+    public var nearestWithin: Double? = nil
+
+    public init(location: GeoPoint) { self.location = location }
+}
+
+/// Limits that keep a single query cheap, whatever a client asks.
+public enum QueryLimits {
+    /// The largest search radius for reverse geocoding and nearest polygons, in metres.
+    public static let maximumDistance = 50_000.0
+}
+
+/// Answers queries against one index from one thread: it owns the PROJ transformations, which are
+/// not thread-safe. Make one per thread (or per connection); they share the `LocusIndex`.
+public final class Locator {
+    public let index: LocusIndex
+    private var toLonLat: [Int: CoordinateTransform] = [:]
+    private var fromLonLat: [Int: CoordinateTransform] = [:]
+    private let geodesic = Geodesic()
+
+    public init(index: LocusIndex) { self.index = index }
+
+    /// The point in lon/lat, checked to be a real place.
+    public func lonLat(_ p: GeoPoint, from srs: SpatialReference) throws(LocusError) -> GeoPoint {
+        guard p.x.isFinite, p.y.isFinite else { throw LocusError(.invalidArgument, "coordinates must be finite numbers") }
+        if srs.isGeographicWGS84 {
+            try validateLonLat(p)
+            return p
+        }
+        let t = try transform(&toLonLat, srs.latestWkid) { () throws(LocusError) in try CoordinateTransform(from: srs, to: .wgs84) }
+        guard let q = t.transform(p) else {
+            throw LocusError(.invalidArgument, "(\(p.x), \(p.y)) is outside the area wkid \(srs.wkid) can express")
+        }
+        try validateLonLat(q)
+        return q
+    }
+
+    public func location(_ lonLat: GeoPoint, in srs: SpatialReference) throws(LocusError) -> Location {
+        if srs.isGeographicWGS84 { return Location(x: lonLat.x, y: lonLat.y, wkid: srs.wkid) }
+        let t = try transform(&fromLonLat, srs.latestWkid) { () throws(LocusError) in try CoordinateTransform(from: .wgs84, to: srs) }
+        guard let q = t.transform(lonLat) else {
+            throw LocusError(.invalidArgument, "the answer cannot be expressed in wkid \(srs.wkid)")
+        }
+        return Location(x: q.x, y: q.y, wkid: srs.wkid)
+    }
+
+    private func transform(_ cache: inout [Int: CoordinateTransform], _ key: Int,
+                           _ make: () throws(LocusError) -> CoordinateTransform) throws(LocusError) -> CoordinateTransform {
+        if let t = cache[key] { return t }
+        let t = try make()
+        cache[key] = t
+        return t
+    }
+
+    private func checkDistance(_ d: Double, _ name: String) throws(LocusError) {
+        guard d.isFinite, d >= 0 else { throw LocusError(.invalidArgument, "\(name) must be a distance in metres ≥ 0") }
+        guard d <= QueryLimits.maximumDistance else {
+            throw LocusError(.invalidArgument, "\(name) is at most \(Int(QueryLimits.maximumDistance)) m")
+        }
+    }
+
+    /// The nearest address within the distance, or nil when there is none.
+    public func reverse(_ request: ReverseRequest) throws(LocusError) -> ReverseResult? {
+        try checkDistance(request.maxDistance, "max distance")
+        guard let addresses = index.addresses else { throw LocusError(.notFound, "this index has no addresses") }
+        let q = try lonLat(request.location, from: request.spatialReference)
+        guard let hit = addresses.nearest(lon: q.x, lat: q.y, maxDistance: request.maxDistance) else { return nil }
+        let p = addresses.points[hit.index]
+        let at = GeoPoint(x: p.lon, y: p.lat)
+        let components = addresses.components(of: hit.index)
+        let distance = (geodesic.distance(q, at) * 10).rounded() / 10
+        return ReverseResult(address: components.formatted, components: components,
+                             location: try location(at, in: request.outSpatialReference ?? request.spatialReference),
+                             distanceMetres: distance, matchType: .pointAddress)
+    }
+
+    /// Every polygon of the layer covering the point, smallest first; with `nearestWithin`, the
+    /// nearest polygon when none covers it.
+    public func within(_ request: WithinRequest) throws(LocusError) -> WithinResult {
+        guard let layer = index.layers[request.layer] else {
+            let known = index.layers.keys.sorted().joined(separator: ", ")
+            throw LocusError(.notFound, "no layer named \"\(request.layer)\" (this index has: \(known.isEmpty ? "none" : known))")
+        }
+        if let d = request.nearestWithin { try checkDistance(d, "nearest-within distance") }
+        let q = try lonLat(request.location, from: request.spatialReference)
+        let covering = layer.covering(x: q.x, y: q.y)
+        if !covering.isEmpty {
+            return WithinResult(features: covering.map { match(layer, $0, .covers, 0) })
+        }
+        if let d = request.nearestWithin, let near = layer.nearest(x: q.x, y: q.y, maxDistance: d) {
+            return WithinResult(features: [match(layer, near.feature, .nearest, (near.distanceMetres * 10).rounded() / 10)])
+        }
+        return WithinResult(features: [])
+    }
+
+    private func match(_ layer: BoundaryLayer, _ i: Int, _ relation: FeatureRelation, _ distance: Double) -> FeatureMatch {
+        let f = layer.features[i]
+        return FeatureMatch(layer: layer.name, id: f.id, name: f.name, attributes: f.attributes, relation: relation, distanceMetres: distance)
+    }
+}

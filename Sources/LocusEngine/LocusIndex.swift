@@ -1,0 +1,208 @@
+import Foundation
+import LocusCore
+
+/// A polygon layer's description, as `index info` and the locator's info show it.
+public struct LayerInfo: Sendable, Codable, Hashable {
+    public var name: String
+    public var source: String
+    public var crs: String
+    public var nameField: String
+    public var idField: String
+    public var featureCount: Int
+    public var fields: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case name, source, crs, fields
+        case nameField = "name_field"
+        case idField = "id_field"
+        case featureCount = "feature_count"
+    }
+}
+
+/// Where an index's data came from.
+public struct SourceInfo: Sendable, Codable, Hashable {
+    public var name: String
+    public var kind: String
+    public var file: String
+    public var size: Int
+    public var sha256: String
+    public var crs: String
+}
+
+/// An index file's self-description, readable without loading any data.
+public struct IndexMetadata: Sendable, Codable {
+    public var path: String
+    public var schemaVersion: Int
+    public var values: [String: String]
+    public var sources: [SourceInfo]
+    public var layers: [LayerInfo]
+    /// Rows and features not imported as they stood, per source and outcome.
+    public var issueCounts: [String: [String: Int]]
+
+    enum CodingKeys: String, CodingKey {
+        case path, values = "metadata", sources, layers
+        case schemaVersion = "schema_version"
+        case issueCounts = "import_issues"
+    }
+}
+
+/// An opened index: its metadata and, as asked, its addresses and polygon layers in memory.
+/// Immutable and `Sendable`; per-thread work (coordinate transforms) lives in `Locator`.
+public final class LocusIndex: Sendable {
+    public struct Parts: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let addresses = Parts(rawValue: 1)
+        public static let layers = Parts(rawValue: 2)
+        public static let all: Parts = [.addresses, .layers]
+    }
+
+    public let metadata: IndexMetadata
+    public let addresses: AddressIndex?
+    public let layers: [String: BoundaryLayer]
+
+    public var path: String { metadata.path }
+
+    /// Opens an index, refusing files that are not Locus indexes or are of another schema version.
+    public init(path: String, loading parts: Parts = .all) throws(LocusError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LocusError(.notFound, "no index at \(path); build one with `locus index build`")
+        }
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        let metadata = try Self.readMetadata(db, path: path)
+        self.metadata = metadata
+        addresses = parts.contains(.addresses) && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata) : nil
+        var layers: [String: BoundaryLayer] = [:]
+        if parts.contains(.layers) {
+            for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name) }
+        }
+        self.layers = layers
+    }
+
+    /// Reads only the metadata (for `index info`), checking the schema version like `init` does.
+    public static func metadata(path: String) throws(LocusError) -> IndexMetadata {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw LocusError(.notFound, "no index at \(path)")
+        }
+        return try readMetadata(SQLiteDatabase(path: path, mode: .readOnly), path: path)
+    }
+
+    private static func readMetadata(_ db: SQLiteDatabase, path: String) throws(LocusError) -> IndexMetadata {
+        var values: [String: String] = [:]
+        let rows: SQLiteStatement
+        do {
+            rows = try db.prepare("SELECT key, value FROM metadata")
+        } catch {
+            throw LocusError(.invalidIndex, "\(path) is not a Locus index (\(error.message))")
+        }
+        while try rows.step() { values[rows.text(0)] = rows.text(1) }
+        guard values["format"] == "locus-index", let version = values["schema_version"].flatMap(Int.init) else {
+            throw LocusError(.invalidIndex, "\(path) is not a Locus index")
+        }
+        guard version == IndexSchema.version else {
+            throw LocusError(.invalidIndex, "\(path) has index schema version \(version); this Locus \(LocusVersion.current) reads version \(IndexSchema.version). Rebuild it with `locus index build`.")
+        }
+        var sources: [SourceInfo] = []
+        let s = try db.prepare("SELECT name, kind, file, size, sha256, crs FROM sources ORDER BY name, file")
+        while try s.step() {
+            sources.append(SourceInfo(name: s.text(0), kind: s.text(1), file: s.text(2), size: Int(s.int64(3)), sha256: s.text(4), crs: s.text(5)))
+        }
+        var layers: [LayerInfo] = []
+        let l = try db.prepare("SELECT name, source, crs, name_field, id_field, feature_count, fields FROM layers ORDER BY name")
+        while try l.step() {
+            let fields = (try? JSONDecoder().decode([String].self, from: Data(l.text(6).utf8))) ?? []
+            layers.append(LayerInfo(name: l.text(0), source: l.text(1), crs: l.text(2), nameField: l.text(3),
+                                    idField: l.text(4), featureCount: Int(l.int64(5)), fields: fields))
+        }
+        var issues: [String: [String: Int]] = [:]
+        if let n = values["address_rejected"].flatMap(Int.init), n > 0 { issues["addresses", default: [:]]["rejected"] = n }
+        let i = try db.prepare("SELECT source, outcome, count(*) FROM import_issues WHERE source != 'addresses' GROUP BY source, outcome")
+        while try i.step() { issues[i.text(0), default: [:]][i.text(1)] = Int(i.int64(2)) }
+        return IndexMetadata(path: path, schemaVersion: version, values: values, sources: sources, layers: layers, issueCounts: issues)
+    }
+
+    private static func loadAddresses(_ db: SQLiteDatabase, _ metadata: IndexMetadata) throws(LocusError) -> AddressIndex {
+        guard let gridJSON = metadata.values["address_grid"],
+              let grid = try? JSONDecoder().decode(AddressIndex.Grid.self, from: Data(gridJSON.utf8)) else {
+            throw LocusError(.invalidIndex, "\(metadata.path) has no address grid")
+        }
+        func strings(_ sql: String) throws(LocusError) -> [String] {
+            let s = try db.prepare(sql)
+            var out: [String] = []
+            while try s.step() { out.append(s.text(0)) }
+            return out
+        }
+        let streets = try strings("SELECT name FROM streets ORDER BY id")
+        let suffixes = try strings("SELECT suffix FROM number_suffixes ORDER BY id")
+        var places: [AddressPlace] = []
+        let p = try db.prepare("SELECT city, state, postcode FROM places ORDER BY id")
+        while try p.step() { places.append(AddressPlace(city: p.text(0), state: p.text(1), postcode: p.text(2))) }
+
+        let blob = try db.prepare("SELECT data FROM blobs WHERE name = ?")
+        try blob.bind([.text("address_cells")])
+        guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no address cells") }
+        let cellStart: [UInt32] = try blob.withBlob(0) { (raw) throws(LocusError) in
+            let n = raw.count / 4
+            guard n == grid.columns * grid.rows + 1 else { throw LocusError(.invalidIndex, "\(metadata.path): address grid does not match its cells") }
+            return (0..<n).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)) }
+        }
+        try blob.bind([.text("address_points")])
+        guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no address points") }
+        let size = IndexSchema.packedAddressSize
+        let points: [AddressIndex.Point] = try blob.withBlob(0) { (raw) throws(LocusError) in
+            let n = raw.count / size
+            guard n == Int(cellStart.last ?? 0) else { throw LocusError(.invalidIndex, "\(metadata.path): address points do not match the grid") }
+            return (0..<n).map { i in
+                let b = i * size
+                return AddressIndex.Point(
+                    lon: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b, as: UInt64.self))),
+                    lat: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b + 8, as: UInt64.self))),
+                    number: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 16, as: Int32.self)),
+                    street: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 20, as: UInt32.self)),
+                    place: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 24, as: UInt32.self)),
+                    suffix: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 28, as: UInt32.self)))
+            }
+        }
+        guard points.allSatisfy({ Int($0.street) < streets.count && Int($0.place) < places.count && Int($0.suffix) < suffixes.count }) else {
+            throw LocusError(.invalidIndex, "\(metadata.path): address points refer to missing streets or places")
+        }
+        return AddressIndex(grid: grid, cellStart: cellStart, points: points, streets: streets, places: places, suffixes: suffixes)
+    }
+
+    private static func loadLayer(_ db: SQLiteDatabase, name: String) throws(LocusError) -> BoundaryLayer {
+        let s = try db.prepare("SELECT id, name, attributes, area_m2, min_x, min_y, max_x, max_y, geometry FROM features WHERE layer = ? ORDER BY rank")
+        try s.bind([.text(name)])
+        let geos = GEOSContext()
+        var features: [BoundaryFeature] = []
+        var rings: [[[GeoPoint]]] = []
+        while try s.step() {
+            let attributes = (try? JSONDecoder().decode([String: AttributeValue].self, from: Data(s.text(2).utf8))) ?? [:]
+            features.append(BoundaryFeature(id: s.text(0), name: s.text(1), attributes: attributes, areaSquareMetres: s.double(3),
+                                            envelope: Envelope(minX: s.double(4), minY: s.double(5), maxX: s.double(6), maxY: s.double(7))))
+            rings.append(try geos.readWKB(s.blob(8)).rings())
+        }
+        return BoundaryLayer(name: name, features: features, rings: rings)
+    }
+
+    /// The polygons of a layer as WKB, in rank order (for the GEOS reference and peers).
+    public func layerWKB(_ name: String) throws(LocusError) -> [[UInt8]] {
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        let s = try db.prepare("SELECT geometry FROM features WHERE layer = ? ORDER BY rank")
+        try s.bind([.text(name)])
+        var out: [[UInt8]] = []
+        while try s.step() { out.append(s.blob(0)) }
+        return out
+    }
+
+    /// The first import issues of a source, as the build listed them.
+    public func importIssues(source: String, limit: Int = 20) throws(LocusError) -> [ImportIssue] {
+        let db = try SQLiteDatabase(path: path, mode: .readOnly)
+        let s = try db.prepare("SELECT source, row, outcome, reason FROM import_issues WHERE source = ? ORDER BY rowid LIMIT ?")
+        try s.bind([.text(source), .integer(Int64(limit))])
+        var out: [ImportIssue] = []
+        while try s.step() {
+            out.append(ImportIssue(source: s.text(0), row: Int(s.int64(1)), outcome: .init(rawValue: s.text(2)) ?? .rejected, reason: s.text(3)))
+        }
+        return out
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import LocusCore
+import LocusEngine
+
+@main
+struct Locus: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locus",
+        abstract: "Offline geocoding and spatial queries over one index file.",
+        version: LocusVersion.current,
+        subcommands: [Index.self, Within.self, Reverse.self, Bench.self]
+    )
+}
+
+/// Where the index is, shared by every command that reads one.
+struct IndexOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Index file. Default: $LOCUS_INDEX, else the default Portland index (built on first use).", valueName: "path"))
+    var index: String?
+
+    @Option(name: .long, help: ArgumentHelp("Folder holding the source data for the default index. Default: $LOCUS_DATA_DIR, else ../shared/data.", valueName: "dir"))
+    var dataDir: String?
+
+    /// Opens the index, building the default one first if that is what is asked for and it is missing.
+    func open(_ parts: LocusIndex.Parts) throws -> LocusIndex {
+        if let path = index ?? ProcessInfo.processInfo.environment["LOCUS_INDEX"] {
+            return try LocusIndex(path: path, loading: parts)
+        }
+        let defaults = DefaultDataset(dataDirectory: dataDir)
+        try defaults.ensureIndex()
+        return try LocusIndex(path: defaults.indexPath, loading: parts)
+    }
+}
+
+/// Options of every query command about coordinates and output.
+struct QueryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Spatial reference of the input coordinates: 4326 (lon/lat), 3857 or 102100 (Web Mercator), 2913 (Oregon North ft) or any EPSG code PROJ knows.", valueName: "wkid"))
+    var wkid: Int = 4326
+
+    @Option(name: .long, help: ArgumentHelp("Spatial reference of output locations. Default: the input's.", valueName: "wkid"))
+    var outWkid: Int?
+
+    @Flag(name: .long, help: "Print one JSON object (the protocol's result object).")
+    var json = false
+
+    func validate() throws {
+        guard wkid > 0 else { throw ValidationError("--wkid must be a positive EPSG or Esri wkid") }
+        if let outWkid, outWkid <= 0 { throw ValidationError("--out-wkid must be a positive EPSG or Esri wkid") }
+    }
+}
+
+/// X and Y as plain arguments, negative numbers included (`locus reverse -122.63 45.57`).
+struct Coordinates: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("X (longitude) and Y (latitude) of the point.", valueName: "x y"))
+    var values: [String] = []
+
+    var point: GeoPoint {
+        GeoPoint(x: Double(values[0])!, y: Double(values[1])!)
+    }
+
+    func validate() throws {
+        let unknown = values.filter { Double($0) == nil }
+        if let bad = unknown.first {
+            throw ValidationError(bad.hasPrefix("-") ? "unknown option '\(bad)'" : "'\(bad)' is not a number")
+        }
+        guard values.count == 2 else {
+            throw ValidationError("give exactly two coordinates, X then Y (longitude then latitude): got \(values.count)")
+        }
+        guard values.allSatisfy({ Double($0)!.isFinite }) else {
+            throw ValidationError("coordinates must be finite numbers")
+        }
+    }
+}
+
+/// Prints a Locus error the way every command does and picks the exit status.
+func fail(_ error: LocusError, json: Bool) -> ExitCode {
+    if json {
+        Output.json(["error": ["code": error.code.description, "message": error.message]])
+    } else {
+        FileHandle.standardError.write(Data("locus: \(error.message)\n".utf8))
+    }
+    switch error.code {
+    case .notFound: return ExitCode(3)
+    case .invalidArgument: return ExitCode(64)
+    case .invalidIndex, .importFailed: return ExitCode(65)
+    default: return ExitCode(70)
+    }
+}
+
+enum Output {
+    static func json<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    static func line(_ s: String = "") {
+        FileHandle.standardOutput.write(Data((s + "\n").utf8))
+    }
+
+    static func note(_ s: String) {
+        FileHandle.standardError.write(Data((s + "\n").utf8))
+    }
+}

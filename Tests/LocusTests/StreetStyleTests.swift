@@ -1,0 +1,46 @@
+import LocusCore
+import Testing
+
+@Suite struct StreetStyleTests {
+    @Test(arguments: [
+        ("Northeast 34th Avenue", "NE 34th Ave"),
+        ("Northeast César E. Chávez Boulevard", "NE César E. Chávez Blvd"),
+        ("Southwest Pleasant View Drive", "SW Pleasant View Dr"),
+        ("North Argyle Street", "N Argyle St"),
+        ("Main Street North", "Main St N"),
+        ("Avenue A", "Avenue A"),
+        ("North Court", "N Court"),
+        ("Broadway", "Broadway"),
+        ("Southeast Foster Road", "SE Foster Rd"),
+        ("Northwest Skyline Boulevard", "NW Skyline Blvd"),
+    ])
+    func abbreviates(_ full: String, _ expected: String) {
+        #expect(StreetStyle.abbreviated(full) == expected)
+    }
+
+    @Test func houseNumbers() {
+        #expect(HouseNumber(parsing: "7212 A") == HouseNumber(value: 7212, suffix: "A"))
+        #expect(HouseNumber(parsing: " 6132 ") == HouseNumber(value: 6132))
+        #expect(HouseNumber(parsing: "12 1/2")?.text == "12 1/2")
+        #expect(HouseNumber(parsing: "12-B")?.suffix == "-B" || HouseNumber(parsing: "12-B")?.suffix == "B")
+        #expect(HouseNumber(parsing: "abc") == nil)
+        #expect(HouseNumber(parsing: "") == nil)
+    }
+
+    @Test func formatsLikeAnEnvelope() {
+        let c = AddressComponents(number: "6132", street: "NE 34th Ave", streetFull: "Northeast 34th Avenue",
+                                  city: "Portland", state: "OR", postcode: "97211")
+        #expect(c.formatted == "6132 NE 34th Ave, Portland, OR 97211")
+        var noZip = c
+        noZip.postcode = ""
+        #expect(noZip.formatted == "6132 NE 34th Ave, Portland, OR")
+    }
+
+    @Test func spatialReferences() throws {
+        #expect(try SpatialReference(wkid: 102100).latestWkid == 3857)
+        #expect(try SpatialReference(wkid: 2913).projDefinition == "EPSG:2913")
+        #expect(throws: LocusError.self) { try SpatialReference(wkid: 0) }
+        #expect(throws: LocusError.self) { try validateLonLat(GeoPoint(x: 200, y: 45)) }
+        #expect(throws: LocusError.self) { try validateLonLat(GeoPoint(x: .nan, y: 45)) }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LocusCore
+import LocusEngine
+
+/// Paths and shared, expensive fixtures for the tests.
+enum TestSupport {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+
+    /// The real open data, from $LOCUS_DATA_DIR or ../shared/data beside the checkout.
+    static let dataDirectory: URL = {
+        if let d = ProcessInfo.processInfo.environment["LOCUS_DATA_DIR"] { return URL(fileURLWithPath: d) }
+        return packageRoot.appendingPathComponent("../shared/data").standardized
+    }()
+
+    static var portlandAddresses: String { dataDirectory.appendingPathComponent("portland/addresses.csv.gz").path }
+    static var portlandNeighbourhoods: String { dataDirectory.appendingPathComponent("portland/neighborhoods.geojson").path }
+    static var portlandNeighbourhoodsShapefile: String {
+        dataDirectory.appendingPathComponent("portland/neighborhoods_webmercator_shp/Neighborhoods_regions.shp").path
+    }
+
+    static func temporaryDirectory() -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locus-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// The full Portland index, built once per test run through the real builder.
+    static let portlandIndexPath: String = {
+        let out = temporaryDirectory().appendingPathComponent("portland.locus").path
+        var config = IndexBuildConfiguration(output: out)
+        config.addresses = portlandAddresses
+        config.layers = [LayerSource(name: "neighborhoods", path: portlandNeighbourhoods)]
+        do {
+            _ = try IndexBuilder.build(config)
+        } catch {
+            fatalError("cannot build the Portland test index from \(dataDirectory.path): \(error)")
+        }
+        return out
+    }()
+
+    static let portland: LocusIndex = {
+        do { return try LocusIndex(path: portlandIndexPath) } catch { fatalError("\(error)") }
+    }()
+
+    /// The `locus` executable built beside the test bundle.
+    static var locusBinary: URL {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while dir.path != "/" {
+            let candidate = dir.appendingPathComponent("locus")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir.deleteLastPathComponent()
+        }
+        for config in ["release", "debug"] {
+            let candidate = packageRoot.appendingPathComponent(".build/\(config)/locus")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        fatalError("no locus binary found near \(CommandLine.arguments[0])")
+    }
+
+    struct RunResult {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func locus(_ arguments: [String]) throws -> RunResult {
+        try run(locusBinary, arguments)
+    }
+}
+
+/// SplitMix64, so every run tests the same points.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func randomPoints(in e: Envelope, count: Int, seed: UInt64) -> [GeoPoint] {
+    var rng = SeededGenerator(state: seed)
+    return (0..<count).map { _ in
+        GeoPoint(x: Double.random(in: e.minX...e.maxX, using: &rng), y: Double.random(in: e.minY...e.maxY, using: &rng))
+    }
+}
+
+extension BoundaryLayer {
+    var extentOfFeatures: Envelope {
+        var e = Envelope.empty
+        for f in features { e.extend(f.envelope) }
+        return e
+    }
+
+    func coveringIDs(_ p: GeoPoint) -> [String] {
+        covering(x: p.x, y: p.y).map { features[$0].id }
+    }
+}
