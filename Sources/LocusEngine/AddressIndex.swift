@@ -60,11 +60,16 @@ public final class AddressIndex: Sendable {
     public let grid: Grid
     let cellStart: [UInt32]
     public let points: [Point]
+    /// Street names as published ("Northeast 34th Avenue").
     public let streets: [String]
+    /// The same streets in USPS style ("NE 34th Ave"), as answers print them.
+    public let streetDisplay: [String]
     public let places: [AddressPlace]
     public let suffixes: [String]
 
-    init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], places: [AddressPlace], suffixes: [String]) {
+    init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], streetDisplay: [String],
+         places: [AddressPlace], suffixes: [String]) {
+        self.streetDisplay = streetDisplay
         self.grid = grid
         self.cellStart = cellStart
         self.points = points
@@ -149,9 +154,8 @@ public final class AddressIndex: Sendable {
     public func components(of index: Int) -> AddressComponents {
         let p = points[index]
         let place = places[Int(p.place)]
-        let street = streets[Int(p.street)]
         let number = HouseNumber(value: Int(p.number), suffix: suffixes[Int(p.suffix)])
-        return AddressComponents(number: number.text, street: StreetStyle.abbreviated(street), streetFull: street,
+        return AddressComponents(number: number.text, street: streetDisplay[Int(p.street)], streetFull: streets[Int(p.street)],
                                  city: place.city, state: place.state, postcode: place.postcode)
     }
 }

@@ -315,8 +315,11 @@ private struct IndexWriter {
         let placeID = Dictionary(uniqueKeysWithValues: places.enumerated().map { ($1, $0) })
         let suffixID = Dictionary(uniqueKeysWithValues: suffixes.enumerated().map { ($1, $0) })
 
-        let insertStreet = try db.prepare("INSERT INTO streets(id, name) VALUES (?, ?)")
-        for (i, s) in streets.enumerated() { try insertStreet.run([.integer(Int64(i)), .text(s)]) }
+        // The USPS-style form is stored, not derived per answer: answers are the hot path.
+        let insertStreet = try db.prepare("INSERT INTO streets(id, name, display) VALUES (?, ?, ?)")
+        for (i, s) in streets.enumerated() {
+            try insertStreet.run([.integer(Int64(i)), .text(s), .text(StreetStyle.abbreviated(s))])
+        }
         let insertPlace = try db.prepare("INSERT INTO places(id, city, state, postcode) VALUES (?,?,?,?)")
         for (i, p) in places.enumerated() {
             let parts = p.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)

@@ -133,6 +133,7 @@ public final class LocusIndex: Sendable {
             return out
         }
         let streets = try strings("SELECT name FROM streets ORDER BY id")
+        let streetDisplay = try strings("SELECT display FROM streets ORDER BY id")
         let suffixes = try strings("SELECT suffix FROM number_suffixes ORDER BY id")
         var places: [AddressPlace] = []
         let p = try db.prepare("SELECT city, state, postcode FROM places ORDER BY id")
@@ -166,7 +167,8 @@ public final class LocusIndex: Sendable {
         guard points.allSatisfy({ Int($0.street) < streets.count && Int($0.place) < places.count && Int($0.suffix) < suffixes.count }) else {
             throw LocusError(.invalidIndex, "\(metadata.path): address points refer to missing streets or places")
         }
-        return AddressIndex(grid: grid, cellStart: cellStart, points: points, streets: streets, places: places, suffixes: suffixes)
+        return AddressIndex(grid: grid, cellStart: cellStart, points: points, streets: streets, streetDisplay: streetDisplay,
+                            places: places, suffixes: suffixes)
     }
 
     private static func loadLayer(_ db: SQLiteDatabase, name: String) throws(LocusError) -> BoundaryLayer {

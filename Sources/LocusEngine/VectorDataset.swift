@@ -152,7 +152,7 @@ final class VectorDataset {
 }
 
 private func withCStringArray<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    var cStrings = strings.map { strdup($0) }
+    let cStrings = strings.map { strdup($0) }
     defer { cStrings.forEach { free($0) } }
     var pointers: [UnsafePointer<CChar>?] = cStrings.map { UnsafePointer($0) } + [nil]
     return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }

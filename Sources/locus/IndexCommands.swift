@@ -184,7 +184,7 @@ extension Locus.Index {
         func run() throws {
             do {
                 let indexPath: String
-                if let p = path ?? ProcessInfo.processInfo.environment["LOCUS_INDEX"] {
+                if let p = path {
                     indexPath = p
                 } else {
                     let d = DefaultDataset(dataDirectory: dataDir)

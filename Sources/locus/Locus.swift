@@ -15,7 +15,7 @@ struct Locus: AsyncParsableCommand {
 
 /// Where the index is, shared by every command that reads one.
 struct IndexOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Index file. Default: $LOCUS_INDEX, else the default Portland index (built on first use).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Index file. Default: the default index at $LOCUS_INDEX, else Index/portland.locus, built on first use.", valueName: "path"))
     var index: String?
 
     @Option(name: .long, help: ArgumentHelp("Folder holding the source data for the default index. Default: $LOCUS_DATA_DIR, else ../shared/data.", valueName: "dir"))
@@ -23,9 +23,7 @@ struct IndexOptions: ParsableArguments {
 
     /// Opens the index, building the default one first if that is what is asked for and it is missing.
     func open(_ parts: LocusIndex.Parts) throws -> LocusIndex {
-        if let path = index ?? ProcessInfo.processInfo.environment["LOCUS_INDEX"] {
-            return try LocusIndex(path: path, loading: parts)
-        }
+        if let index { return try LocusIndex(path: index, loading: parts) }
         let defaults = DefaultDataset(dataDirectory: dataDir)
         try defaults.ensureIndex()
         return try LocusIndex(path: defaults.indexPath, loading: parts)

@@ -1,4 +1,5 @@
 import LocusCore
+import LocusEngine
 import Testing
 
 @Suite struct StreetStyleTests {
@@ -42,5 +43,21 @@ import Testing
         #expect(throws: LocusError.self) { try SpatialReference(wkid: 0) }
         #expect(throws: LocusError.self) { try validateLonLat(GeoPoint(x: 200, y: 45)) }
         #expect(throws: LocusError.self) { try validateLonLat(GeoPoint(x: .nan, y: 45)) }
+    }
+}
+
+@Suite struct DistanceTests {
+    /// The short-range distance Locus reports must match the ellipsoidal geodesic to the millimetre.
+    @Test func localPlaneMatchesGeodesicWithinAKilometre() {
+        let g = Geodesic()
+        var rng = SeededGenerator(state: 3)
+        for _ in 0..<1_000 {
+            let lat = Double.random(in: 25...49, using: &rng), lon = Double.random(in: -124 ... -67, using: &rng)
+            let a = GeoPoint(x: lon, y: lat)
+            let b = GeoPoint(x: lon + Double.random(in: -0.012...0.012, using: &rng), y: lat + Double.random(in: -0.009...0.009, using: &rng))
+            let s = LocalMetricScale(latitude: (a.y + b.y) / 2)
+            let dx = (a.x - b.x) * s.metresPerDegreeX, dy = (a.y - b.y) * s.metresPerDegreeY
+            #expect(abs((dx * dx + dy * dy).squareRoot() - g.distance(a, b)) < 0.001)
+        }
     }
 }

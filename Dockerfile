@@ -1,0 +1,43 @@
+# Locus: build with the Swift toolchain on Debian 12, run on a slim Debian 12 with only the
+# runtime libraries. The steps are the README's: scripts/setup installs the C libraries, then a
+# release build. The index lives on a volume; mount the source data at /data/source to have the
+# default Portland index built on first start, or mount a ready index at /data/portland.locus.
+#
+#   docker build -t locus .
+#   docker run -v locus-data:/data -v /path/to/shared/data:/data/source:ro locus reverse -122.6296 45.5676
+
+FROM swift:6.1-bookworm AS build
+WORKDIR /src
+COPY scripts/setup scripts/setup
+RUN scripts/setup
+# Resolve packages in their own layer so that source edits do not refetch them.
+COPY Package.swift ./
+COPY Sources/CGEOS Sources/CGEOS
+COPY Sources/CPROJ Sources/CPROJ
+COPY Sources/CSQLite Sources/CSQLite
+COPY Sources/CGDAL Sources/CGDAL
+COPY Sources/CZlib Sources/CZlib
+RUN swift package resolve
+COPY Sources Sources
+COPY Data Data
+RUN swift build -c release --static-swift-stdlib --product locus \
+    && install -D .build/release/locus /opt/locus/bin/locus \
+    && cp -r Data /opt/locus/Data
+
+FROM debian:bookworm-slim
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+       libgeos-c1v5 libproj25 proj-data libsqlite3-0 libgdal32 zlib1g ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home-dir /data locus \
+    && mkdir -p /data && chown locus /data
+COPY --from=build /opt/locus /opt/locus
+ENV PATH=/opt/locus/bin:$PATH \
+    LOCUS_HOME=/opt/locus \
+    LOCUS_DATA_DIR=/data/source \
+    LOCUS_INDEX=/data/portland.locus
+VOLUME ["/data"]
+USER locus
+WORKDIR /data
+ENTRYPOINT ["locus"]
+CMD ["serve"]
