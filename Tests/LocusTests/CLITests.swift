@@ -3,7 +3,9 @@ import Testing
 
 /// The `locus` binary as a user runs it, on the Portland index.
 @Suite struct CLITests {
-    var index: String { TestSupport.portlandIndexPath }
+    let index: String
+
+    init() throws { index = try TestSupport.portlandIndexPath() }
 
     @Test func reverseWithNegativeLongitude() throws {
         let r = try TestSupport.locus(["reverse", "-122.6296", "45.5676", "--index", index])

@@ -5,7 +5,9 @@ import Testing
 
 /// Answers on the real Portland data, checked against independent references.
 @Suite(.serialized) struct PortlandTests {
-    var index: LocusIndex { TestSupport.portland }
+    let index: LocusIndex
+
+    init() throws { index = try TestSupport.portland() }
 
     @Test func buildsEveryAddressAndPolygon() throws {
         let m = index.metadata

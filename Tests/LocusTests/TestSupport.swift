@@ -26,22 +26,21 @@ enum TestSupport {
     }
 
     /// The full Portland index, built once per test run through the real builder.
-    static let portlandIndexPath: String = {
+    private static let portlandBuild: Result<(path: String, index: LocusIndex), LocusError> = {
         let out = temporaryDirectory().appendingPathComponent("portland.locus").path
         var config = IndexBuildConfiguration(output: out)
         config.addresses = portlandAddresses
         config.layers = [LayerSource(name: "neighborhoods", path: portlandNeighbourhoods)]
-        do {
+        do throws(LocusError) {
             _ = try IndexBuilder.build(config)
+            return .success((out, try LocusIndex(path: out)))
         } catch {
-            fatalError("cannot build the Portland test index from \(dataDirectory.path): \(error)")
+            return .failure(LocusError(error.code, "cannot build the Portland test index from \(dataDirectory.path) (set LOCUS_DATA_DIR): \(error.message)"))
         }
-        return out
     }()
 
-    static let portland: LocusIndex = {
-        do { return try LocusIndex(path: portlandIndexPath) } catch { fatalError("\(error)") }
-    }()
+    static func portlandIndexPath() throws -> String { try portlandBuild.get().path }
+    static func portland() throws -> LocusIndex { try portlandBuild.get().index }
 
     /// The `locus` executable built beside the test bundle.
     static var locusBinary: URL {
