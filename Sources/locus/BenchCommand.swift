@@ -53,42 +53,17 @@ struct BenchOptions: ParsableArguments {
     }
 }
 
-/// SplitMix64: small, fast, and the same sequence on every platform.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func uniformPoints(in e: Envelope, count: Int, seed: UInt64) -> [GeoPoint] {
-    var rng = SeededGenerator(state: seed)
-    return (0..<count).map { _ in
-        GeoPoint(x: Double.random(in: e.minX...e.maxX, using: &rng), y: Double.random(in: e.minY...e.maxY, using: &rng))
-    }
-}
-
 extension Locus.Bench {
     struct WithinBench: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "within", abstract: "Point-in-polygon throughput of Locus's layer.")
-        @OptionGroup var bench: BenchOptions
-        @Option(help: "Layer.") var layer: String = "neighborhoods"
-        @OptionGroup var index: IndexOptions
+        @OptionGroup var setup: WithinBenchSetup
 
         func run() throws {
-            let idx = try index.open(.layers)
-            guard let l = idx.layers[layer] else { throw ValidationError("no layer \(layer)") }
-            var extent = Envelope.empty
-            for f in l.features { extent.extend(f.envelope) }
-            let pts = uniformPoints(in: extent, count: bench.points, seed: bench.seed)
-            try bench.save(pts)
-            bench.time("locus within (\(layer))", count: pts.count) {
+            let (_, layer, points) = try setup.prepare()
+            try setup.bench.save(points)
+            setup.bench.time("locus within (\(setup.layer))", count: points.count) {
                 var hits = 0
-                for p in pts { hits &+= l.coveringCount(x: p.x, y: p.y) }
+                for p in points { hits &+= layer.coveringCount(x: p.x, y: p.y) }
                 return hits
             }
         }
@@ -99,20 +74,14 @@ extension Locus.Bench {
             commandName: "geos-within",
             abstract: "The same points through a raw GEOS loop: STRtree + prepared covers (the peer)."
         )
-        @OptionGroup var bench: BenchOptions
-        @Option(help: "Layer.") var layer: String = "neighborhoods"
-        @OptionGroup var index: IndexOptions
+        @OptionGroup var setup: WithinBenchSetup
 
         func run() throws {
-            let idx = try index.open(.layers)
-            guard let l = idx.layers[layer] else { throw ValidationError("no layer \(layer)") }
-            var extent = Envelope.empty
-            for f in l.features { extent.extend(f.envelope) }
-            let pts = uniformPoints(in: extent, count: bench.points, seed: bench.seed)
-            let geos = try GEOSReferenceLayer(polygonsWKB: idx.layerWKB(layer))
-            try bench.time("raw GEOS within (\(layer))", count: pts.count) {
+            let (index, _, points) = try setup.prepare()
+            let geos = try GEOSReferenceLayer(polygonsWKB: index.layerWKB(setup.layer))
+            try setup.bench.time("raw GEOS within (\(setup.layer))", count: points.count) {
                 var hits = 0
-                for p in pts { hits &+= try geos.countCovering(x: p.x, y: p.y) }
+                for p in points { hits &+= try geos.countCovering(x: p.x, y: p.y) }
                 return hits
             }
         }
@@ -127,7 +96,7 @@ extension Locus.Bench {
         func run() throws {
             let idx = try index.open(.addresses)
             guard let a = idx.addresses, a.count > 0 else { throw ValidationError("the index has no addresses") }
-            var rng = SeededGenerator(state: bench.seed)
+            var rng = SeededGenerator(seed: bench.seed)
             let pts: [GeoPoint] = (0..<bench.points).map { _ in
                 let p = a.points[Int.random(in: 0..<a.count, using: &rng)]
                 let s = LocalMetricScale(latitude: p.lat)
@@ -151,5 +120,20 @@ extension Locus.Bench {
                 return found
             }
         }
+    }
+}
+
+/// What both `within` benchmarks share: the layer and the same points, uniform over its extent.
+struct WithinBenchSetup: ParsableArguments {
+    @OptionGroup var bench: BenchOptions
+    @Option(help: "Layer.") var layer: String = "neighborhoods"
+    @OptionGroup var index: IndexOptions
+
+    func prepare() throws -> (LocusIndex, BoundaryLayer, [GeoPoint]) {
+        let idx = try index.open(.layers)
+        guard let l = idx.layers[layer] else { throw ValidationError("no layer \(layer)") }
+        var extent = Envelope.empty
+        for f in l.features { extent.extend(f.envelope) }
+        return (idx, l, extent.randomPoints(count: bench.points, seed: bench.seed))
     }
 }

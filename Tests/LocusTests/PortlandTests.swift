@@ -103,7 +103,7 @@ import Testing
 
     @Test func reverseAgreesWithBruteForceOn10000Points() throws {
         let a = try #require(index.addresses)
-        var rng = SeededGenerator(state: 77)
+        var rng = SeededGenerator(seed: 77)
         var found = 0
         for i in 0..<10_000 {
             // Half near an address (where people ask), half anywhere in the area (mostly nothing within reach).

@@ -50,7 +50,7 @@ import Testing
     /// The short-range distance Locus reports must match the ellipsoidal geodesic to the millimetre.
     @Test func localPlaneMatchesGeodesicWithinAKilometre() {
         let g = Geodesic()
-        var rng = SeededGenerator(state: 3)
+        var rng = SeededGenerator(seed: 3)
         for _ in 0..<1_000 {
             let lat = Double.random(in: 25...49, using: &rng), lon = Double.random(in: -124 ... -67, using: &rng)
             let a = GeoPoint(x: lon, y: lat)

@@ -86,23 +86,8 @@ enum TestSupport {
     }
 }
 
-/// SplitMix64, so every run tests the same points.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 func randomPoints(in e: Envelope, count: Int, seed: UInt64) -> [GeoPoint] {
-    var rng = SeededGenerator(state: seed)
-    return (0..<count).map { _ in
-        GeoPoint(x: Double.random(in: e.minX...e.maxX, using: &rng), y: Double.random(in: e.minY...e.maxY, using: &rng))
-    }
+    e.randomPoints(count: count, seed: seed)
 }
 
 extension BoundaryLayer {
