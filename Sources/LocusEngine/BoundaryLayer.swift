@@ -320,3 +320,28 @@ private struct GridBuilder {
 #if canImport(Glibc)
 import Glibc
 #endif
+
+extension BoundaryLayer {
+    /// A point inside the feature, for answers that name the polygon itself: the middle of the
+    /// widest inside stretch of the horizontal line through the middle of its envelope.
+    public func labelPoint(feature f: Int) -> GeoPoint {
+        let e = features[f].envelope
+        let y = (e.minY + e.maxY) / 2
+        var xs: [Double] = []
+        for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] {
+            let edge = featureEdges[i]
+            if (edge.ay > y) != (edge.by > y) {
+                xs.append(edge.ax + (y - edge.ay) * (edge.bx - edge.ax) / (edge.by - edge.ay))
+            }
+        }
+        xs.sort()
+        var best: (Double, Double)?
+        var i = 0
+        while i + 1 < xs.count {
+            if best == nil || xs[i + 1] - xs[i] > best!.1 - best!.0 { best = (xs[i], xs[i + 1]) }
+            i += 2
+        }
+        if let best { return GeoPoint(x: (best.0 + best.1) / 2, y: y) }
+        return GeoPoint(x: (e.minX + e.maxX) / 2, y: y)
+    }
+}

@@ -105,6 +105,35 @@ public final class Locator {
         return (dx * dx + dy * dy).squareRoot()
     }
 
+    private func searchIndex() throws(LocusError) -> AddressSearch {
+        guard let s = index.search else { throw LocusError(.notFound, "this index has no addresses to search") }
+        return s
+    }
+
+    /// Geocode candidates, best first, located in `outSpatialReference`.
+    public func geocode(_ request: GeocodeRequest, near nearSR: SpatialReference = .wgs84,
+                        outSpatialReference: SpatialReference = .wgs84) throws(LocusError) -> GeocodeResult {
+        var r = request
+        guard (1...100).contains(r.maxResults) else { throw LocusError(.invalidArgument, "max results must be 1 … 100") }
+        guard r.minScore.isFinite, (0...100).contains(r.minScore) else { throw LocusError(.invalidArgument, "min score must be 0 … 100") }
+        if case .text(let t) = r.input, t.utf8.count > 1_000 { throw LocusError(.tooLarge, "address text is longer than 1,000 bytes") }
+        if let near = r.near { r.near = try lonLat(near, from: nearSR) }
+        var candidates = try searchIndex().geocode(r)
+        for i in candidates.indices {
+            let l = candidates[i].location
+            candidates[i].location = try location(GeoPoint(x: l.x, y: l.y), in: outSpatialReference)
+        }
+        return GeocodeResult(candidates: candidates)
+    }
+
+    public func suggest(_ request: SuggestRequest, near nearSR: SpatialReference = .wgs84) throws(LocusError) -> SuggestResult {
+        var r = request
+        guard (1...50).contains(r.maxResults) else { throw LocusError(.invalidArgument, "max results must be 1 … 50") }
+        guard r.text.utf8.count <= 300 else { throw LocusError(.tooLarge, "suggest text is longer than 300 bytes") }
+        if let near = r.near { r.near = try lonLat(near, from: nearSR) }
+        return SuggestResult(suggestions: try searchIndex().suggest(r))
+    }
+
     /// Every polygon of the layer covering the point, smallest first; with `nearestWithin`, the
     /// nearest polygon when none covers it.
     public func within(_ request: WithinRequest) throws(LocusError) -> WithinResult {

@@ -54,12 +54,15 @@ public final class LocusIndex: Sendable {
         public init(rawValue: Int) { self.rawValue = rawValue }
         public static let addresses = Parts(rawValue: 1)
         public static let layers = Parts(rawValue: 2)
-        public static let all: Parts = [.addresses, .layers]
+        /// Address search (suggest, geocode): derived from the addresses and layers when opened.
+        public static let search = Parts(rawValue: 4)
+        public static let all: Parts = [.addresses, .layers, .search]
     }
 
     public let metadata: IndexMetadata
     public let addresses: AddressIndex?
     public let layers: [String: BoundaryLayer]
+    public let search: AddressSearch?
 
     public var path: String { metadata.path }
 
@@ -71,12 +74,18 @@ public final class LocusIndex: Sendable {
         let db = try SQLiteDatabase(path: path, mode: .readOnly)
         let metadata = try Self.readMetadata(db, path: path)
         self.metadata = metadata
-        addresses = parts.contains(.addresses) && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata) : nil
+        let wantsAddresses = parts.contains(.addresses) || parts.contains(.search)
+        addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata) : nil
         var layers: [String: BoundaryLayer] = [:]
-        if parts.contains(.layers) {
+        if parts.contains(.layers) || parts.contains(.search) {
             for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name) }
         }
         self.layers = layers
+        if parts.contains(.search), let addresses {
+            search = AddressSearch(addresses: addresses, layers: layers.keys.sorted().compactMap { layers[$0] })
+        } else {
+            search = nil
+        }
     }
 
     /// Reads only the metadata (for `index info`), checking the schema version like `init` does.

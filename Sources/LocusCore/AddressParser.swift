@@ -1,0 +1,269 @@
+/// A street name split into its parts, all canonical tokens.
+public struct StreetNameParts: Hashable, Sendable {
+    public var predirectional: String?
+    /// The name proper: "34", "cesar e chavez", "hwy 212".
+    public var core: [String]
+    public var type: String?
+    public var postdirectional: String?
+
+    /// Splits canonical street tokens: a leading directional, a trailing directional and a trailing
+    /// type come off only when a name remains, so "N Court" keeps "n" as its name.
+    public init(tokens: [String]) {
+        var t = tokens[...]
+        predirectional = nil
+        type = nil
+        postdirectional = nil
+        if t.count >= 2, let first = t.first, Self.directionals.contains(first) {
+            predirectional = first
+            t = t.dropFirst()
+        }
+        if t.count >= 2, let last = t.last, Self.directionals.contains(last) {
+            postdirectional = last
+            t = t.dropLast()
+        }
+        if t.count >= 2, let last = t.last, Self.types.contains(last) {
+            type = last
+            t = t.dropLast()
+        }
+        core = Array(t)
+    }
+
+    /// Canonical (full) directionals and street types.
+    public static let directionals = Set(AddressVocabulary.directionalNames.values)
+    public static let types = Set(AddressVocabulary.streetTypeNames.values)
+
+    public var coreKey: String { core.joined(separator: " ") }
+}
+
+/// An address as a person typed it, taken apart. Every text field is in canonical tokens.
+public struct ParsedAddress: Hashable, Sendable {
+    public var number: HouseNumber?
+    /// The street's canonical tokens, directionals and type included.
+    public var street: [String] = []
+    /// The second street of an intersection ("NE 34th Ave & NE Killingsworth St").
+    public var crossStreet: [String]?
+    /// The unit as written, designator normalised: "apt 3", "# 12", "rear".
+    public var unit: String?
+    public var city: [String]?
+    /// The USPS state code, lower case.
+    public var state: String?
+    public var postcode: String?
+    public var postcodeExtension: String?
+    /// Tokens that had to be dropped to make sense of the text (an unknown city, say).
+    public var unmatched: [String] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { number == nil && street.isEmpty && city == nil && postcode == nil && state == nil }
+}
+
+/// Parses free-text US addresses: house number with suffix or fraction, street with pre- and
+/// post-directionals and type, unit, city, state and ZIP / ZIP+4, with or without commas, in any
+/// order the eval's variants use ("Portland 6132 NE 34th Ave", "NE 34th Ave 6132").
+///
+/// City names are recognised from the places the index knows (`knownCities`, canonical tokens),
+/// exactly or with the typo allowance.
+public struct AddressParser: Sendable {
+    /// Canonical token lists of the cities in the index, longest first.
+    public let knownCities: [[String]]
+    private let cityKeys: Set<String>
+    /// ZIP codes in the index: a five-digit number that is not one of them, with no other house
+    /// number in the text, is the house number ("S Union Mills Rd 14351").
+    public let knownPostcodes: Set<String>
+
+    public init(knownCities: [String], knownPostcodes: Set<String> = []) {
+        self.knownPostcodes = knownPostcodes
+        let lists = Set(knownCities.map { AddressText.tokens($0) }.filter { !$0.isEmpty }.map { $0.joined(separator: " ") })
+        self.knownCities = lists.map { $0.split(separator: " ").map(String.init) }.sorted { $0.count > $1.count }
+        cityKeys = lists
+    }
+
+    public func parse(_ text: String) -> ParsedAddress {
+        var tokens = AddressText.tokens(text)
+        var result = ParsedAddress()
+
+        // An intersection: split on "&", "@", "and", "at" between two non-empty parts.
+        if let i = tokens.firstIndex(where: { $0 == "&" || $0 == "@" || $0 == "and" || $0 == "at" }), i > 0, i < tokens.count - 1 {
+            let first = Array(tokens[..<i])
+            var second = Array(tokens[(i + 1)...])
+            peelRegion(&second, into: &result)
+            result.street = AddressText.streetTokens(first)
+            result.crossStreet = AddressText.streetTokens(second)
+            return result
+        }
+
+        peelRegion(&tokens, into: &result)
+        peelUnit(&tokens, into: &result)
+
+        // The house number: first, or after a leading city, or (swapped order) a five-digit number
+        // that is no known ZIP, or last.
+        if let n = houseNumber(&tokens, at: 0) {
+            result.number = n
+        } else if let k = tokens.firstIndex(where: { AddressText.isNumber($0) || leadingDigits($0) != nil }), k > 0,
+                  result.city == nil, cityKeys.contains(tokens[..<k].joined(separator: " ")) {
+            result.city = Array(tokens[..<k])
+            tokens.removeFirst(k)
+            result.number = houseNumber(&tokens, at: 0)
+        } else if let zip = result.postcode, result.postcodeExtension == nil, !knownPostcodes.isEmpty,
+                  !knownPostcodes.contains(zip), tokens.count >= 2 {
+            result.number = HouseNumber(parsing: zip)
+            result.postcode = nil
+        } else if tokens.count >= 2, let last = tokens.last, AddressText.isNumber(last), last.count <= 6,
+                  tokens.count >= 3 || !StreetNameParts.types.contains(tokens[0]) {
+            tokens.removeLast()
+            result.number = HouseNumber(parsing: last)
+        }
+        tokens.removeAll { $0 == "&" || $0 == "@" || $0 == "#" }
+        result.street = AddressText.streetTokens(tokens)
+        return result
+    }
+
+    private func leadingDigits(_ token: String) -> (Int, String)? {
+        let digits = token.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 8, digits.count < token.count, let v = Int(digits) else { return nil }
+        let rest = token.dropFirst(digits.count)
+        guard rest.count <= 2, rest.allSatisfy({ $0.isLetter }) else { return nil }
+        // "34th" is an ordinal street name, not a number with a suffix.
+        if AddressText.ordinalNumber(token) != nil { return nil }
+        return (v, String(rest).uppercased())
+    }
+
+    /// Takes a house number (and its suffix: "7212 a", "7212a", "12 1/2") from position `i`.
+    private func houseNumber(_ tokens: inout [String], at i: Int) -> HouseNumber? {
+        guard i < tokens.count else { return nil }
+        let t = tokens[i]
+        var number: HouseNumber?
+        if AddressText.isNumber(t), t.count <= 8, let v = Int(t) {
+            number = HouseNumber(value: v)
+        } else if let dash = t.firstIndex(of: "-"), let v = Int(t[..<dash]), AddressText.isNumber(String(t[..<dash])) {
+            number = HouseNumber(value: v)  // a range "12-14": its first number
+        } else if let (v, suffix) = leadingDigits(t) {
+            number = HouseNumber(value: v, suffix: suffix)
+        }
+        guard var n = number, tokens.count > i + 1 else { return nil }
+        tokens.remove(at: i)
+        if n.suffix.isEmpty, i < tokens.count {
+            let next = tokens[i]
+            let remaining = tokens.count - i - 1
+            if next.contains("/"), next.first!.isNumber {
+                n.suffix = next
+                tokens.remove(at: i)
+            } else if next.count == 1, next.first!.isLetter, !StreetNameParts.directionals.contains(next) && AddressVocabulary.directionals[next] == nil, remaining >= 2 {
+                n.suffix = next.uppercased()
+                tokens.remove(at: i)
+            }
+        }
+        return n
+    }
+
+    /// Removes a trailing ZIP, state and city, in whatever order they come.
+    private func peelRegion(_ tokens: inout [String], into result: inout ParsedAddress) {
+        var changed = true
+        while changed, tokens.count >= 2 || (tokens.count == 1 && result.isEmpty == false) {
+            changed = false
+            guard let last = tokens.last else { break }
+            if result.postcode == nil, let (zip, ext) = Self.postcode(last) {
+                result.postcode = zip
+                result.postcodeExtension = ext
+                tokens.removeLast()
+                changed = true
+                continue
+            }
+            if result.state == nil, tokens.count >= 2 {
+                // Two-word state names first ("new york"), then codes and one-word names.
+                if tokens.count >= 3, let s = AddressVocabulary.states[tokens.suffix(2).joined(separator: " ")] {
+                    result.state = s
+                    tokens.removeLast(2)
+                    changed = true
+                    continue
+                }
+                if let s = AddressVocabulary.states[last], !(last.count == 2 && tokens.count == 2 && StreetNameParts.directionals.contains(tokens[0])) {
+                    // "or" and "in" are states only at the end of something that can be a street.
+                    result.state = s
+                    tokens.removeLast()
+                    changed = true
+                    continue
+                }
+            }
+            if result.city == nil, let (city, count) = trailingCity(tokens) {
+                result.city = city
+                tokens.removeLast(count)
+                changed = true
+            }
+        }
+    }
+
+    /// The longest run of trailing tokens that names a known city, leaving a street before it.
+    private func trailingCity(_ tokens: [String]) -> ([String], Int)? {
+        for city in knownCities where city.count < tokens.count {
+            let tail = Array(tokens.suffix(city.count))
+            if tail == city {
+                // Keep "N Portland Blvd" whole: a city right after a directional is the street's name.
+                let before = tokens[tokens.count - city.count - 1]
+                if StreetNameParts.directionals.contains(before) && tokens.count - city.count == 1 { continue }
+                if StreetNameParts.types.contains(before) || AddressText.isNumber(before) || tokens.count - city.count >= 2 {
+                    return (city, city.count)
+                }
+            }
+        }
+        // Through a typo: only for a single trailing word after a street type.
+        if tokens.count >= 3, let last = tokens.last, last.count >= 4, StreetNameParts.types.contains(tokens[tokens.count - 2]) {
+            let allowance = EditDistance.allowance(forLength: last.count)
+            for city in knownCities where city.count == 1 {
+                if EditDistance.distance(last, city[0], limit: allowance) != nil { return (city, 1) }
+            }
+        }
+        return nil
+    }
+
+    /// Designators that are never part of a street's name.
+    static let unambiguousUnits: Set<String> = ["apt", "unit", "ste", "#"]
+
+    /// Removes a unit ("apt 3", "unit b", "# 12", "ste 200", "rear") and keeps it. Words that can
+    /// also name a street ("Lake Front Rd", "Upper Aldercrest Dr") count as a unit only after the
+    /// street's type, with no street type after them.
+    private func peelUnit(_ tokens: inout [String], into result: inout ParsedAddress) {
+        var i = 1
+        while i < tokens.count {
+            let t = tokens[i]
+            guard let designator = AddressVocabulary.unitDesignators[t] ?? (t == "#" ? "#" : nil) else {
+                i += 1
+                continue
+            }
+            let typeAfter = tokens[(i + 1)...].contains { StreetNameParts.types.contains($0) }
+            let typeBefore = tokens[..<i].contains { StreetNameParts.types.contains($0) }
+            let plausible = Self.unambiguousUnits.contains(designator) ? (i >= 2 || designator == "#") : (typeBefore && !typeAfter)
+            guard plausible else {
+                i += 1
+                continue
+            }
+            if AddressVocabulary.standaloneUnits.contains(designator), i == tokens.count - 1 || !isUnitIdentifier(tokens[i + 1]) {
+                result.unit = designator
+                tokens.remove(at: i)
+                continue
+            }
+            if i + 1 < tokens.count, isUnitIdentifier(tokens[i + 1]), !StreetNameParts.types.contains(tokens[i + 1]) {
+                result.unit = designator == "#" ? "# \(tokens[i + 1])" : "\(designator) \(tokens[i + 1])"
+                tokens.removeSubrange(i...(i + 1))
+                continue
+            }
+            i += 1
+        }
+    }
+
+    private func isUnitIdentifier(_ t: String) -> Bool {
+        t.count <= 6 && t.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+    }
+
+    /// A ZIP ("97211") or ZIP+4 ("97211-1234", "972111234") token as (ZIP, extension).
+    public static func postcode(_ token: String) -> (String, String?)? {
+        let u = Array(token.utf8)
+        let digit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        if u.count == 5, u.allSatisfy(digit) { return (token, nil) }
+        if u.count == 10, u[5] == 0x2D, u[..<5].allSatisfy(digit), u[6...].allSatisfy(digit) {
+            return (String(token.prefix(5)), String(token.suffix(4)))
+        }
+        if u.count == 9, u.allSatisfy(digit) { return (String(token.prefix(5)), String(token.suffix(4))) }
+        return nil
+    }
+}

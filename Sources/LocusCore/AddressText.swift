@@ -1,0 +1,102 @@
+import Foundation
+
+/// Turns address text into the canonical tokens Locus matches on: diacritics and case folded,
+/// punctuation dropped, ordinals reduced to their number, aliases expanded, and every directional
+/// and street type written out in full ("NE" → "northeast", "Av" → "avenue").
+///
+/// Full forms, not abbreviations, because a typo is measured against them: "Milsl" is one edit
+/// from "mills", but three from its USPS abbreviation "mls".
+public enum AddressText {
+    /// Raw tokens: folded and split, nothing renamed.
+    public static func rawTokens(_ text: some StringProtocol) -> [String] {
+        let folded: String
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            folded = text.lowercased()
+        } else {
+            folded = String(text).folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+        }
+        var tokens: [String] = []
+        var current: [Character] = []
+        let chars = Array(folded)
+        func flush() {
+            if !current.isEmpty { tokens.append(String(current)) }
+            current.removeAll(keepingCapacity: true)
+        }
+        for (i, c) in chars.enumerated() {
+            let prevDigit = i > 0 && chars[i - 1].isNumber
+            let nextDigit = i + 1 < chars.count && chars[i + 1].isNumber
+            switch c {
+            case "a"..."z", "0"..."9":
+                current.append(c)
+            case ".", "'", "’":
+                // "N.E." → "ne", "O'Brien" → "obrien"; a dot between digits ("12.5") splits.
+                if c == "." && prevDigit && nextDigit { flush() }
+            case "/", "-":
+                // "12 1/2" and ZIP+4 "97211-1234" keep their joiner; "Hosford-Abernethy" splits.
+                if prevDigit && nextDigit { current.append(c) } else { flush() }
+            case "#", "&", "@":
+                flush()
+                tokens.append(String(c))
+            default:
+                if c.isLetter || c.isNumber {
+                    current.append(c)
+                } else {
+                    flush()
+                }
+            }
+        }
+        flush()
+        return tokens
+    }
+
+    /// Canonical tokens: raw tokens with ordinals, aliases, directionals and street types normalised.
+    public static func tokens(_ text: some StringProtocol) -> [String] {
+        var out: [String] = []
+        for raw in rawTokens(text) {
+            if let alias = AddressVocabulary.aliases[raw] {
+                out.append(contentsOf: alias.split(separator: " ").map(String.init))
+            } else {
+                out.append(canonical(raw))
+            }
+        }
+        return out
+    }
+
+    /// One token in canonical form.
+    public static func canonical(_ token: String) -> String {
+        if let d = AddressVocabulary.directionalNames[token] { return d }
+        if let t = AddressVocabulary.streetTypeNames[token] { return t }
+        return token
+    }
+
+    /// Street-name tokens with bare numbers written as ordinals, so "NE 34 Ave" and "NE 34th
+    /// Avenue" match, and so do "Highway 212" in a query and in the data. Only for tokens known to
+    /// be part of a street name: house numbers stay numbers.
+    public static func streetTokens(_ tokens: [String]) -> [String] {
+        tokens.map { t in
+            guard isNumber(t), t.count <= 4, let n = Int(t) else { return t }
+            let suffix: String
+            switch (n % 10, n % 100) {
+            case (_, 11...13): suffix = "th"
+            case (1, _): suffix = "st"
+            case (2, _): suffix = "nd"
+            case (3, _): suffix = "rd"
+            default: suffix = "th"
+            }
+            return "\(n)\(suffix)"
+        }
+    }
+
+    /// "34th" → "34", "1st" → "1"; nil when the token is not an ordinal.
+    public static func ordinalNumber(_ token: String) -> String? {
+        guard token.count >= 3, token.first!.isNumber else { return nil }
+        let suffix = token.suffix(2)
+        guard ["st", "nd", "rd", "th"].contains(suffix) else { return nil }
+        let digits = token.dropLast(2)
+        return digits.allSatisfy { $0.isASCII && $0.isNumber } ? String(digits) : nil
+    }
+
+    public static func isNumber(_ token: String) -> Bool {
+        !token.isEmpty && token.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+}

@@ -1,0 +1,55 @@
+/// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions), the typo model
+/// Locus tolerates: one edit in words of 4+ letters, two in words of 8+.
+public enum EditDistance {
+    /// How many edits a word of this length may carry and still match.
+    public static func allowance(forLength n: Int) -> Int {
+        n >= 8 ? 2 : (n >= 4 ? 1 : 0)
+    }
+
+    /// The distance, or nil when it is more than `limit`.
+    public static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        if abs(x.count - y.count) > limit { return nil }
+        if x == y { return 0 }
+        let n = x.count, m = y.count
+        if n == 0 { return m <= limit ? m : nil }
+        if m == 0 { return n <= limit ? n : nil }
+        var previous2 = [Int](repeating: 0, count: m + 1)
+        var previous = Array(0...m)
+        var current = [Int](repeating: 0, count: m + 1)
+        for i in 1...n {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...m {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                var v = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { v = min(v, previous2[j - 2] + 1) }
+                current[j] = v
+                rowMin = min(rowMin, v)
+            }
+            if rowMin > limit { return nil }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[m] <= limit ? previous[m] : nil
+    }
+
+    /// Every string made by deleting up to `depth` characters (the key space of a deletion index).
+    public static func deletions(_ word: String, depth: Int) -> Set<String> {
+        var out: Set<String> = [word]
+        var frontier: Set<String> = [word]
+        for _ in 0..<depth {
+            var next: Set<String> = []
+            for w in frontier where w.count > 1 {
+                let chars = Array(w)
+                for i in 0..<chars.count {
+                    var c = chars
+                    c.remove(at: i)
+                    next.insert(String(c))
+                }
+            }
+            out.formUnion(next)
+            frontier = next
+        }
+        return out
+    }
+}

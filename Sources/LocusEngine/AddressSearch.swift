@@ -1,0 +1,254 @@
+import LocusCore
+
+/// Everything address search needs, derived from an `AddressIndex` (and the polygon layers) when a
+/// search is first made: streets by canonical name, each street's house numbers in order, a word
+/// index for suggestions and a deletion index for typos.
+///
+/// Immutable and `Sendable`: one search serves every thread.
+public final class AddressSearch: Sendable {
+    /// A published street, split and normalised.
+    struct Street: Sendable {
+        var parts: StreetNameParts
+        var tokens: [String]
+    }
+
+    /// A street within one city: what street suggestions and street matches stand for.
+    struct StreetPlace: Sendable {
+        var street: Int32
+        var city: String
+        var state: String
+        var count: Int32
+        /// The address nearest the middle of the street's addresses in that city.
+        var representative: Int32
+    }
+
+    struct Area: Sendable {
+        var name: String
+        var tokens: [String]
+        var location: GeoPoint
+        var count: Int
+        var detail: String
+    }
+
+    let addresses: AddressIndex
+    let parser: AddressParser
+    let streets: [Street]
+    let streetsByCore: [String: [Int32]]
+    /// Deletion index over core keys: a deletion → core keys it comes from.
+    let coreDeletions: [String: [String]]
+    /// Address indexes of each street, ordered by number then suffix: `byStreet[streetStart[s] ..< streetStart[s + 1]]`.
+    let streetStart: [Int32]
+    let byStreet: [Int32]
+    let streetPlaces: [StreetPlace]
+    /// Sorted vocabulary of street-place tokens, and for each the street places it occurs in.
+    let vocabulary: [String]
+    let postings: [[Int32]]
+    let vocabularyIndex: [String: Int32]
+    let tokenDeletions: [String: [Int32]]
+    /// Addresses by house number, for suggestions that start with one.
+    let byNumber: [Int32: [Int32]]
+    let postcodes: [Area]
+    let cities: [Area]
+    let neighbourhoods: [(layer: String, feature: Int, area: Area)]
+    /// Canonical city tokens of every place, by place index.
+    let placeCityKey: [String]
+    let excluded: Set<Int32>
+
+    /// - Parameter excluding: address indexes to leave out (the evaluation holds some out to test
+    ///   interpolation).
+    public init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = []) {
+        self.addresses = addresses
+        let excluded = Set(excluding.map { Int32($0) })
+        self.excluded = excluded
+        let cityNames = Array(Set(addresses.places.map(\.city))).filter { !$0.isEmpty }
+        parser = AddressParser(knownCities: cityNames, knownPostcodes: Set(addresses.places.map(\.postcode)))
+        placeCityKey = addresses.places.map { AddressText.tokens($0.city).joined(separator: " ") }
+
+        var streets: [Street] = []
+        var byCore: [String: [Int32]] = [:]
+        for (i, name) in addresses.streets.enumerated() {
+            let tokens = AddressText.streetTokens(AddressText.tokens(name))
+            let parts = StreetNameParts(tokens: tokens)
+            streets.append(Street(parts: parts, tokens: tokens))
+            byCore[parts.coreKey, default: []].append(Int32(i))
+        }
+        self.streets = streets
+        streetsByCore = byCore
+        var deletions: [String: [String]] = [:]
+        for key in byCore.keys {
+            for d in EditDistance.deletions(key, depth: EditDistance.allowance(forLength: key.count)) {
+                deletions[d, default: []].append(key)
+            }
+        }
+        coreDeletions = deletions
+
+        // House numbers per street.
+        let points = addresses.points
+        var counts = [Int32](repeating: 0, count: streets.count + 1)
+        for (i, p) in points.enumerated() where !excluded.contains(Int32(i)) { counts[Int(p.street) + 1] += 1 }
+        for i in 0..<streets.count { counts[i + 1] += counts[i] }
+        var order = [Int32](repeating: 0, count: Int(counts[streets.count]))
+        var cursor = counts
+        for (i, p) in points.enumerated() where !excluded.contains(Int32(i)) {
+            order[Int(cursor[Int(p.street)])] = Int32(i)
+            cursor[Int(p.street)] += 1
+        }
+        for s in 0..<streets.count {
+            let range = Int(counts[s])..<Int(counts[s + 1])
+            order[range].sort { a, b in
+                let pa = points[Int(a)], pb = points[Int(b)]
+                return (pa.number, pa.suffix, a) < (pb.number, pb.suffix, b)
+            }
+        }
+        streetStart = counts
+        byStreet = order
+
+        // Streets within cities.
+        var groups: [String: [Int32]] = [:]
+        var numbers: [Int32: [Int32]] = [:]
+        for s in 0..<streets.count {
+            for a in order[Int(counts[s])..<Int(counts[s + 1])] {
+                let place = addresses.places[Int(points[Int(a)].place)]
+                groups["\(s)\u{1}\(place.city)\u{1}\(place.state)", default: []].append(a)
+                numbers[points[Int(a)].number, default: []].append(a)
+            }
+        }
+        var streetPlaces: [StreetPlace] = []
+        for key in groups.keys.sorted() {
+            let members = groups[key]!
+            let parts = key.split(separator: "\u{1}", omittingEmptySubsequences: false)
+            streetPlaces.append(StreetPlace(street: Int32(parts[0])!, city: String(parts[1]), state: String(parts[2]),
+                                            count: Int32(members.count), representative: Self.medoid(members, points)))
+        }
+        self.streetPlaces = streetPlaces
+        byNumber = numbers
+
+        // Word index over street places (street tokens and city tokens).
+        var tokenSets: [Set<String>] = []
+        var vocabularySet = Set<String>()
+        for sp in streetPlaces {
+            let words = Set(streets[Int(sp.street)].tokens)
+            tokenSets.append(words)
+            vocabularySet.formUnion(words)
+        }
+        let vocabulary = vocabularySet.sorted()
+        let vocabularyIndex = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, Int32($0)) })
+        var postings = [[Int32]](repeating: [], count: vocabulary.count)
+        for (i, words) in tokenSets.enumerated() {
+            for w in words { postings[Int(vocabularyIndex[w]!)].append(Int32(i)) }
+        }
+        var tokenDeletions: [String: [Int32]] = [:]
+        for (i, w) in vocabulary.enumerated() where w.count >= 4 {
+            for d in EditDistance.deletions(w, depth: EditDistance.allowance(forLength: w.count)) {
+                tokenDeletions[d, default: []].append(Int32(i))
+            }
+        }
+        self.vocabulary = vocabulary
+        self.vocabularyIndex = vocabularyIndex
+        self.postings = postings
+        self.tokenDeletions = tokenDeletions
+
+        // Postcodes and cities as areas.
+        func areas(_ key: (AddressIndex.Point) -> String?, detail: (String) -> String) -> [Area] {
+            var members: [String: [Int32]] = [:]
+            for (i, p) in points.enumerated() {
+                if let k = key(p), !k.isEmpty { members[k, default: []].append(Int32(i)) }
+            }
+            return members.keys.sorted().map { k in
+                let m = members[k]!
+                let rep = points[Int(Self.medoid(m, points))]
+                return Area(name: k, tokens: AddressText.tokens(k), location: GeoPoint(x: rep.lon, y: rep.lat), count: m.count, detail: detail(k))
+            }
+        }
+        let places = addresses.places
+        var zipCity: [String: [String: Int]] = [:]
+        for p in points {
+            let place = places[Int(p.place)]
+            zipCity[place.postcode, default: [:]][place.city + ", " + place.state, default: 0] += 1
+        }
+        postcodes = areas({ places[Int($0.place)].postcode }) { zip in
+            zipCity[zip]?.max { $0.value < $1.value }.map { "\(zip), \($0.key)" } ?? zip
+        }
+        var cityState: [String: String] = [:]
+        for p in places where !p.city.isEmpty { cityState[p.city] = p.state }
+        cities = areas({ places[Int($0.place)].city }) { city in
+            [city, cityState[city] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
+        }
+        var hoods: [(layer: String, feature: Int, area: Area)] = []
+        for layer in layers {
+            for (i, f) in layer.features.enumerated() {
+                let label = layer.labelPoint(feature: i)
+                hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0, detail: "\(f.name) (\(layer.name))")))
+            }
+        }
+        neighbourhoods = hoods
+    }
+
+    /// The member nearest the members' mean position.
+    static func medoid(_ members: [Int32], _ points: [AddressIndex.Point]) -> Int32 {
+        var x = 0.0, y = 0.0
+        for m in members {
+            x += points[Int(m)].lon
+            y += points[Int(m)].lat
+        }
+        x /= Double(members.count)
+        y /= Double(members.count)
+        var best = members[0], bestD = Double.infinity
+        for m in members {
+            let dx = points[Int(m)].lon - x, dy = points[Int(m)].lat - y
+            let d = dx * dx + dy * dy
+            if d < bestD { (best, bestD) = (m, d) }
+        }
+        return best
+    }
+
+    /// Addresses of a street in number order.
+    func addresses(onStreet s: Int32) -> ArraySlice<Int32> {
+        byStreet[Int(streetStart[Int(s)])..<Int(streetStart[Int(s) + 1])]
+    }
+
+    /// Core keys within the typo allowance of `key`, with their distance.
+    /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
+    func fuzzyCores(_ key: String) -> [(String, Int)] {
+        let depth = EditDistance.allowance(forLength: key.count + 2)
+        guard depth > 0 else { return [] }
+        var seen = Set<String>()
+        var out: [(String, Int)] = []
+        for d in EditDistance.deletions(key, depth: depth) {
+            for candidate in coreDeletions[d] ?? [] where seen.insert(candidate).inserted {
+                let allowance = EditDistance.allowance(forLength: max(key.count, candidate.count))
+                if allowance > 0, let dist = EditDistance.distance(key, candidate, limit: allowance), dist > 0 {
+                    out.append((candidate, dist))
+                }
+            }
+        }
+        return out.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+    }
+
+    /// Vocabulary words within the typo allowance of a whole word.
+    func fuzzyWords(_ word: String) -> [(Int32, Int)] {
+        let depth = EditDistance.allowance(forLength: word.count + 2)
+        guard depth > 0 else { return [] }
+        var seen = Set<Int32>()
+        var out: [(Int32, Int)] = []
+        for d in EditDistance.deletions(word, depth: depth) {
+            for w in tokenDeletions[d] ?? [] where seen.insert(w).inserted {
+                let allowance = EditDistance.allowance(forLength: max(word.count, vocabulary[Int(w)].count))
+                if allowance > 0, let dist = EditDistance.distance(word, vocabulary[Int(w)], limit: allowance), dist > 0 { out.append((w, dist)) }
+            }
+        }
+        return out
+    }
+
+    /// Indexes into `vocabulary` of the words starting with `prefix`.
+    func wordsWithPrefix(_ prefix: String) -> Range<Int> {
+        var lo = 0, hi = vocabulary.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if vocabulary[mid] < prefix { lo = mid + 1 } else { hi = mid }
+        }
+        var end = lo
+        while end < vocabulary.count, vocabulary[end].hasPrefix(prefix) { end += 1 }
+        return lo..<end
+    }
+}

@@ -1,0 +1,429 @@
+import LocusCore
+
+/// Arguments of a geocode, validated.
+public struct GeocodeRequest: Sendable {
+    public enum Input: Sendable {
+        /// Free text, as typed.
+        case text(String)
+        /// A suggestion's key.
+        case key(String)
+        /// Separate fields, as an analyst's spreadsheet has them.
+        case fields(number: String?, street: String?, city: String?, postcode: String?)
+    }
+
+    public var input: Input
+    /// At most this many candidates. Default 5.
+    public var maxResults = 5
+    /// Prefer candidates near this lon/lat point. Default: none.
+    public var near: GeoPoint? = nil
+    /// Leave out candidates scoring below this. Default 60.
+    public var minScore = 60.0
+    /// Say why each candidate scored what it did. Default off.
+    public var explain = false
+
+    public init(_ input: Input) { self.input = input }
+}
+
+/// A candidate before it is formatted: where, what and why.
+struct ScoredMatch {
+    var score: Double
+    var matchType: MatchType
+    var location: GeoPoint
+    /// The address point behind the match (the representative one for streets and areas).
+    var address: Int32?
+    var key: String
+    var notes: [String]
+    var components: AddressComponents
+    var distanceToNear: Double = 0
+}
+
+extension AddressSearch {
+    static let matchTypeRank: [MatchType: Int] = [.pointAddress: 0, .interpolated: 1, .intersection: 2, .street: 3,
+                                                   .postcode: 4, .neighbourhood: 5, .locality: 6]
+
+    /// Candidates for a request, best first. Nonsense and places outside the index give none.
+    public func geocode(_ request: GeocodeRequest) -> [GeocodeCandidate] {
+        var matches: [ScoredMatch]
+        var unit: String?
+        switch request.input {
+        case .key(let key):
+            matches = lookup(key: key).map { [$0] } ?? []
+        case .text(let text):
+            let parsed = parser.parse(text)
+            unit = parsed.unit
+            matches = geocode(parsed, rawText: text)
+        case .fields(let number, let street, let city, let postcode):
+            var parsed = ParsedAddress()
+            if let number, !number.trimmingWhitespace().isEmpty { parsed.number = HouseNumber(parsing: number) }
+            if let street { parsed.street = AddressText.streetTokens(AddressText.tokens(street)) }
+            if let city, !city.trimmingWhitespace().isEmpty { parsed.city = AddressText.tokens(city) }
+            if let postcode, let (zip, ext) = AddressParser.postcodeFields(postcode) {
+                parsed.postcode = zip
+                parsed.postcodeExtension = ext
+            }
+            matches = geocode(parsed, rawText: [number, street, city, postcode].compactMap { $0 }.joined(separator: " "))
+        }
+        if let near = request.near {
+            let s = LocalMetricScale(latitude: near.y)
+            for i in matches.indices {
+                let dx = (matches[i].location.x - near.x) * s.metresPerDegreeX, dy = (matches[i].location.y - near.y) * s.metresPerDegreeY
+                matches[i].distanceToNear = (dx * dx + dy * dy).squareRoot()
+            }
+        }
+        matches = matches.filter { $0.score >= request.minScore }
+        matches.sort { a, b in
+            if a.score != b.score { return a.score > b.score }
+            if a.distanceToNear != b.distanceToNear { return a.distanceToNear < b.distanceToNear }
+            let ra = Self.matchTypeRank[a.matchType]!, rb = Self.matchTypeRank[b.matchType]!
+            if ra != rb { return ra < rb }
+            return a.key < b.key
+        }
+        var seen = Set<String>()
+        var out: [GeocodeCandidate] = []
+        for m in matches where seen.insert(m.key).inserted {
+            out.append(GeocodeCandidate(address: m.components.formatted, components: m.components,
+                                        location: Location(x: m.location.x, y: m.location.y, wkid: 4326),
+                                        score: (m.score * 100).rounded() / 100, matchType: m.matchType, key: m.key,
+                                        explain: request.explain ? m.notes : nil, unit: unit))
+            if out.count >= request.maxResults { break }
+        }
+        return out
+    }
+
+    // MARK: Keys
+
+    func lookup(key: String) -> ScoredMatch? {
+        guard let kind = key.first else { return nil }
+        let rest = key.dropFirst()
+        switch kind {
+        case "a":
+            guard let i = Int32(rest), i >= 0, Int(i) < addresses.count else { return nil }
+            return addressMatch(i, score: 100, type: .pointAddress, notes: ["the suggested address"])
+        case "s":
+            guard let i = Int(rest), i >= 0, i < streetPlaces.count else { return nil }
+            return streetMatch(i, score: 100, notes: ["the suggested street"])
+        case "z":
+            guard let area = postcodes.first(where: { $0.name == rest }) else { return nil }
+            return areaMatch(area, type: .postcode, key: key, score: 100, notes: ["the suggested postcode"])
+        case "c":
+            guard let i = Int(rest), i >= 0, i < cities.count else { return nil }
+            return areaMatch(cities[i], type: .locality, key: key, score: 100, notes: ["the suggested city"])
+        case "n":
+            guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
+            return areaMatch(neighbourhoods[i].area, type: .neighbourhood, key: key, score: 100, notes: ["the suggested area"])
+        default:
+            return nil
+        }
+    }
+
+    func addressMatch(_ i: Int32, score: Double, type: MatchType, notes: [String]) -> ScoredMatch {
+        let p = addresses.points[Int(i)]
+        return ScoredMatch(score: score, matchType: type, location: GeoPoint(x: p.lon, y: p.lat), address: i,
+                           key: "a\(i)", notes: notes, components: addresses.components(of: Int(i)))
+    }
+
+    func streetMatch(_ i: Int, score: Double, notes: [String]) -> ScoredMatch {
+        let sp = streetPlaces[i]
+        let rep = addresses.points[Int(sp.representative)]
+        let street = addresses.streets[Int(sp.street)]
+        let components = AddressComponents(number: "", street: addresses.streetDisplay[Int(sp.street)], streetFull: street,
+                                           city: sp.city, state: sp.state, postcode: "")
+        return ScoredMatch(score: score, matchType: .street, location: GeoPoint(x: rep.lon, y: rep.lat), address: sp.representative,
+                           key: "s\(i)", notes: notes, components: components)
+    }
+
+    func areaMatch(_ area: Area, type: MatchType, key: String, score: Double, notes: [String]) -> ScoredMatch {
+        var components = AddressComponents(number: "", street: "", streetFull: "", city: "", state: "", postcode: "")
+        switch type {
+        case .postcode:
+            components.postcode = area.name
+            let parts = area.detail.split(separator: ",").map { $0.trimmingWhitespace() }
+            if parts.count >= 3 { components.city = parts[1]; components.state = parts[2] }
+        case .locality:
+            components.city = area.name
+        default:
+            break
+        }
+        var m = ScoredMatch(score: score, matchType: type, location: area.location, address: nil, key: key, notes: notes, components: components)
+        if type == .neighbourhood { m.components.streetFull = "" }
+        return m
+    }
+
+    // MARK: Free text
+
+    func geocode(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
+        if let cross = q.crossStreet { return intersections(q.street, cross, q) }
+        if q.street.isEmpty {
+            return areaOnly(q, rawText: rawText)
+        }
+        var out: [ScoredMatch] = []
+        // Exact names first; a misspelling of another street is tried when they give nothing
+        // ("Cannon Ln" exists, but the house is on "Canyon Ln").
+        for fuzzy in [false, true] where out.isEmpty {
+            for (street, penalty, notes) in matchStreets(q.street, fuzzyOnly: fuzzy) {
+                if let number = q.number {
+                    out.append(contentsOf: houseMatches(street: street, number: number, q: q, penalty: penalty, notes: notes))
+                } else {
+                    out.append(contentsOf: streetMatches(street: street, q: q, penalty: penalty, notes: notes))
+                }
+            }
+        }
+        if q.number == nil, q.postcode == nil {
+            // "Concordia" may be a neighbourhood as well as "NW Concordia Ct": offer both.
+            out.append(contentsOf: areaOnly(q, rawText: rawText))
+        }
+        return out
+    }
+
+    /// Postcode, city or neighbourhood alone.
+    func areaOnly(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
+        let tokens = AddressText.tokens(rawText)
+        if tokens.count == 1, let (zip, _) = AddressParser.postcodeFields(tokens[0]) ?? q.postcode.map({ ($0, nil) }),
+           let area = postcodes.first(where: { $0.name == zip }) {
+            return [areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"])]
+        }
+        if let zip = q.postcode, q.street.isEmpty, q.city == nil, let area = postcodes.first(where: { $0.name == zip }) {
+            return [areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"])]
+        }
+        var out: [ScoredMatch] = []
+        for (i, n) in neighbourhoods.enumerated() where n.area.tokens == tokens {
+            out.append(areaMatch(n.area, type: .neighbourhood, key: "n\(i)", score: 100, notes: ["\(n.layer) \(n.area.name)"]))
+        }
+        let cityTokens = q.city ?? tokens
+        for (i, c) in cities.enumerated() where c.tokens == cityTokens {
+            out.append(areaMatch(c, type: .locality, key: "c\(i)", score: 100, notes: ["city \(c.name)"]))
+        }
+        return out
+    }
+
+    /// Streets whose name matches, with a penalty for each way the query's directionals and type
+    /// differ from the street's, and the notes that explain it.
+    func matchStreets(_ tokens: [String], fuzzyOnly: Bool = false) -> [(Int32, Double, [String])] {
+        var parts = StreetNameParts(tokens: tokens)
+        var basePenalty = 0.0
+        var baseNotes: [String] = []
+        // A misspelt street type ("avenu") is still a type.
+        if parts.type == nil, parts.core.count >= 2, let last = parts.core.last, last.count >= 4,
+           let t = AddressVocabulary.fullStreetTypes.first(where: { EditDistance.distance(last, $0, limit: 1) != nil }) {
+            parts.type = t
+            parts.core.removeLast()
+            basePenalty += 2
+            baseNotes.append("street type \"\(last)\" read as \(t) (−2)")
+        }
+        var found: [(Int32, Double, [String])] = []
+        func collect(_ core: String, penalty: Double, note: String?) {
+            for s in streetsByCore[core] ?? [] {
+                var p = penalty
+                var notes = baseNotes + (note.map { [$0] } ?? [])
+                let sp = streets[Int(s)].parts
+                switch (parts.predirectional, sp.predirectional) {
+                case let (q?, d?) where q != d: p += 25; notes.append("prefix direction \(q) ≠ \(d) (−25)")
+                case (_?, nil): p += 10; notes.append("street has no prefix direction (−10)")
+                case (nil, _?): p += 1; notes.append("prefix direction not given (−1)")
+                default: break
+                }
+                switch (parts.type, sp.type) {
+                case let (q?, t?) where q != t: p += 12; notes.append("street type \(q) ≠ \(t) (−12)")
+                case (_?, nil): p += 8; notes.append("street has no type (−8)")
+                case (nil, _?): p += 2; notes.append("street type not given (−2)")
+                default: break
+                }
+                switch (parts.postdirectional, sp.postdirectional) {
+                case let (q?, d?) where q != d: p += 20; notes.append("suffix direction \(q) ≠ \(d) (−20)")
+                case (_?, nil): p += 10; notes.append("street has no suffix direction (−10)")
+                case (nil, _?): p += 2; notes.append("suffix direction not given (−2)")
+                default: break
+                }
+                found.append((s, p + basePenalty, notes))
+            }
+        }
+        let key = parts.coreKey
+        if !fuzzyOnly { collect(key, penalty: 0, note: nil) }
+        if found.isEmpty {
+            for (candidate, distance) in fuzzyCores(key) {
+                collect(candidate, penalty: Double(8 * distance), note: "name \"\(key)\" matched \"\(candidate)\" with \(distance) edit\(distance > 1 ? "s" : "") (−\(8 * distance))")
+            }
+        }
+        if found.isEmpty, !fuzzyOnly, parts.predirectional != nil || parts.type != nil {
+            // The directional or the type may belong to the name ("North Court", "Avenue A").
+            collect(tokens.joined(separator: " "), penalty: 3, note: "whole text read as the street's name (−3)")
+        }
+        return found
+    }
+
+    /// Penalties for the city, postcode and state the query names, against one address.
+    func regionPenalty(_ q: ParsedAddress, place index: Int32) -> (Double, [String]) {
+        let place = addresses.places[Int(index)]
+        var p = 0.0
+        var notes: [String] = []
+        if let city = q.city {
+            let key = city.joined(separator: " ")
+            if key != placeCityKey[Int(index)] {
+                p += 10
+                notes.append("city \(key) ≠ \(place.city) (−10)")
+            }
+        }
+        if let zip = q.postcode, zip != place.postcode {
+            p += 10
+            notes.append("postcode \(zip) ≠ \(place.postcode.isEmpty ? "none" : place.postcode) (−10)")
+        }
+        if let state = q.state, state != place.state.lowercased() {
+            p += 40
+            notes.append("state \(state.uppercased()) ≠ \(place.state) (−40)")
+        }
+        return (p, notes)
+    }
+
+    func houseMatches(street: Int32, number: HouseNumber, q: ParsedAddress, penalty: Double, notes: [String]) -> [ScoredMatch] {
+        let list = addresses(onStreet: street)
+        let points = addresses.points
+        // First address with this number.
+        var lo = list.startIndex, hi = list.endIndex
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(points[Int(list[mid])].number) < number.value { lo = mid + 1 } else { hi = mid }
+        }
+        var out: [ScoredMatch] = []
+        var i = lo
+        while i < list.endIndex, Int(points[Int(list[i])].number) == number.value {
+            let a = list[i]
+            let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
+            var p = penalty
+            var n = notes
+            if suffix.uppercased() != number.suffix.uppercased() {
+                let cost = number.suffix.isEmpty ? 4.0 : (suffix.isEmpty ? 6.0 : 8.0)
+                p += cost
+                n.append("house number suffix \"\(number.suffix)\" ≠ \"\(suffix)\" (−\(Int(cost)))")
+            }
+            let (rp, rn) = regionPenalty(q, place: Int32(points[Int(a)].place))
+            out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
+            i += 1
+        }
+        if out.isEmpty, let m = interpolate(list: list, number: number.value, q: q, penalty: penalty, notes: notes, street: street) {
+            out.append(m)
+        }
+        return out
+    }
+
+    /// Places a missing house number between the nearest lower and higher numbers on the same side
+    /// (parity) of the same street, in the same city when the query names one.
+    func interpolate(list: ArraySlice<Int32>, number: Int, q: ParsedAddress, penalty: Double, notes: [String], street: Int32) -> ScoredMatch? {
+        let points = addresses.points
+        var below: Int32?, above: Int32?
+        for a in list {
+            let p = points[Int(a)]
+            let n = Int(p.number)
+            guard n % 2 == number % 2 else { continue }
+            if regionPenalty(q, place: Int32(p.place)).0 > 0 { continue }
+            if n < number { below = a } else if n > number, above == nil { above = a }
+        }
+        guard let below, let above else { return nil }
+        let a = points[Int(below)], b = points[Int(above)]
+        let s = LocalMetricScale(latitude: a.lat)
+        let gap = ((a.lon - b.lon) * s.metresPerDegreeX, (a.lat - b.lat) * s.metresPerDegreeY)
+        // Neighbours more than 500 m apart are different stretches of the street: no guess.
+        guard (gap.0 * gap.0 + gap.1 * gap.1).squareRoot() <= 500 else { return nil }
+        let t = Double(number - Int(a.number)) / Double(Int(b.number) - Int(a.number))
+        let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
+        var components = addresses.components(of: Int(below))
+        components.number = String(number)
+        let (rp, rn) = regionPenalty(q, place: Int32(a.place))
+        let score = min(max(0, 100 - penalty - rp - 10), 89)
+        return ScoredMatch(score: score, matchType: .interpolated, location: location, address: below,
+                           key: "i\(street):\(number):\(below)", notes: notes + rn + ["house number \(number) interpolated between \(a.number) and \(b.number) (−10)"],
+                           components: components)
+    }
+
+    func streetMatches(street: Int32, q: ParsedAddress, penalty: Double, notes: [String]) -> [ScoredMatch] {
+        var out: [ScoredMatch] = []
+        for (i, sp) in streetPlaces.enumerated() where sp.street == street {
+            let rep = addresses.points[Int(sp.representative)]
+            let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
+            out.append(streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + ["no house number: the street"]))
+        }
+        return out
+    }
+
+    /// Where two streets cross, from the address points along each: the closest pair of points,
+    /// refined by intersecting lines fitted to each street's points near it.
+    func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
+        let first = matchStreets(a).sorted { $0.1 < $1.1 }.prefix(4)
+        let second = matchStreets(b).sorted { $0.1 < $1.1 }.prefix(4)
+        var out: [ScoredMatch] = []
+        let points = addresses.points
+        for (sa, pa, na) in first {
+            for (sb, pb, nb) in second where sa != sb {
+                let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
+                guard !la.isEmpty, !lb.isEmpty else { continue }
+                var best = (Int32(0), Int32(0), Double.infinity)
+                let s = LocalMetricScale(latitude: points[Int(la.first!)].lat)
+                for i in la {
+                    let p = points[Int(i)]
+                    for j in lb {
+                        let r = points[Int(j)]
+                        let dx = (p.lon - r.lon) * s.metresPerDegreeX, dy = (p.lat - r.lat) * s.metresPerDegreeY
+                        let d = dx * dx + dy * dy
+                        if d < best.2 { best = (i, j, d) }
+                    }
+                }
+                // Corner houses stand back from the corner; 120 m between the nearest two is no crossing.
+                guard best.2 <= 120 * 120 else { continue }
+                let pi = points[Int(best.0)], pj = points[Int(best.1)]
+                var location = GeoPoint(x: (pi.lon + pj.lon) / 2, y: (pi.lat + pj.lat) / 2)
+                if let crossing = crossingOfFittedLines(la, lb, near: location, scale: s), 
+                   hypot((crossing.x - location.x) * s.metresPerDegreeX, (crossing.y - location.y) * s.metresPerDegreeY) < 60 {
+                    location = crossing
+                }
+                let (rp, rn) = regionPenalty(q, place: Int32(pi.place))
+                let place = addresses.places[Int(pi.place)]
+                let nameA = addresses.streetDisplay[Int(sa)], nameB = addresses.streetDisplay[Int(sb)]
+                let components = AddressComponents(number: "", street: "\(nameA) & \(nameB)",
+                                                   streetFull: "\(addresses.streets[Int(sa)]) & \(addresses.streets[Int(sb)])",
+                                                   city: place.city, state: place.state, postcode: place.postcode)
+                out.append(ScoredMatch(score: max(0, 100 - pa - pb - rp), matchType: .intersection, location: location, address: best.0,
+                                       key: "x\(sa):\(sb)", notes: na + nb + rn + ["streets meet within \(Int(best.2.squareRoot())) m"],
+                                       components: components))
+            }
+        }
+        return out
+    }
+
+    /// Each street as the line through its address points within 150 m of `near`; where the two lines cross.
+    func crossingOfFittedLines(_ a: ArraySlice<Int32>, _ b: ArraySlice<Int32>, near: GeoPoint, scale s: LocalMetricScale) -> GeoPoint? {
+        func line(_ list: ArraySlice<Int32>) -> (Double, Double, Double, Double)? {
+            var xs: [Double] = [], ys: [Double] = []
+            for i in list {
+                let p = addresses.points[Int(i)]
+                let x = (p.lon - near.x) * s.metresPerDegreeX, y = (p.lat - near.y) * s.metresPerDegreeY
+                if x * x + y * y <= 150 * 150 { xs.append(x); ys.append(y) }
+            }
+            guard xs.count >= 3 else { return nil }
+            let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
+            var sxx = 0.0, syy = 0.0, sxy = 0.0
+            for k in xs.indices {
+                sxx += (xs[k] - mx) * (xs[k] - mx)
+                syy += (ys[k] - my) * (ys[k] - my)
+                sxy += (xs[k] - mx) * (ys[k] - my)
+            }
+            let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+            return (mx, my, cos(angle), sin(angle))
+        }
+        guard let (ax, ay, adx, ady) = line(a), let (bx, by, bdx, bdy) = line(b) else { return nil }
+        let det = adx * bdy - ady * bdx
+        guard abs(det) > 0.3 else { return nil }  // near-parallel: no crossing to speak of
+        let t = ((bx - ax) * bdy - (by - ay) * bdx) / det
+        let x = ax + t * adx, y = ay + t * ady
+        return GeoPoint(x: near.x + x / s.metresPerDegreeX, y: near.y + y / s.metresPerDegreeY)
+    }
+}
+
+extension AddressParser {
+    /// A ZIP or ZIP+4 in any of its spellings.
+    public static func postcodeFields(_ text: String) -> (String, String?)? {
+        postcode(text.trimmingWhitespace())
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

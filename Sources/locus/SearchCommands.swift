@@ -1,0 +1,165 @@
+import ArgumentParser
+import Foundation
+import LocusCore
+import LocusEngine
+
+/// "LON,LAT" as an option value.
+struct PointOption: ExpressibleByArgument {
+    var point: GeoPoint
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").map { Double($0.trimmingWhitespace()) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else { return nil }
+        point = GeoPoint(x: x, y: y)
+    }
+}
+
+/// "XMIN,YMIN,XMAX,YMAX" as an option value.
+struct EnvelopeOption: ExpressibleByArgument {
+    var envelope: Envelope
+    init?(argument: String) {
+        let v = argument.split(separator: ",").compactMap { Double($0.trimmingWhitespace()) }
+        guard v.count == 4, v.allSatisfy(\.isFinite), v[0] < v[2], v[1] < v[3] else { return nil }
+        envelope = Envelope(minX: v[0], minY: v[1], maxX: v[2], maxY: v[3])
+    }
+}
+
+extension Locus {
+    struct Suggest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Suggestions for what has been typed so far: addresses, streets, postcodes, neighbourhoods.",
+            discussion: "Example: locus suggest \"6132 ne 34\" --near=-122.63,45.57"
+        )
+
+        @Argument(help: "The text typed so far (a trailing space means the last word is complete).")
+        var text: [String] = []
+        @Option(name: [.customLong("max"), .customLong("max-results")], help: "At most this many suggestions.")
+        var max: Int = 5
+        @Option(help: ArgumentHelp("Rank places near this point higher: LON,LAT (in --wkid).", valueName: "lon,lat"))
+        var near: PointOption?
+        @Option(help: ArgumentHelp("Only places inside XMIN,YMIN,XMAX,YMAX (lon/lat).", valueName: "xmin,ymin,xmax,ymax"))
+        var extent: EnvelopeOption?
+        @OptionGroup var query: QueryOptions
+        @OptionGroup var index: IndexOptions
+
+        func validate() throws {
+            guard (1...50).contains(max) else { throw ValidationError("--max must be 1 … 50") }
+        }
+
+        func run() throws {
+            do {
+                let locator = Locator(index: try index.open(.search))
+                var request = SuggestRequest(text: text.joined(separator: " "))
+                request.maxResults = max
+                request.near = near?.point
+                request.extent = extent?.envelope
+                let result = try locator.suggest(request, near: try SpatialReference(wkid: query.wkid))
+                if query.json { return Output.json(result) }
+                if result.suggestions.isEmpty { Output.line("no suggestions") }
+                for s in result.suggestions { Output.line("\(s.text)  [\(s.type.rawValue), key \(s.key)]") }
+            } catch let error as LocusError {
+                throw fail(error, json: query.json)
+            }
+        }
+    }
+
+    struct Geocode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Locate an address, intersection, street, postcode or neighbourhood.",
+            discussion: """
+            Examples: locus geocode 6132 ne 34th
+                      locus geocode "NE 34th Ave & NE Killingsworth St"
+                      locus geocode --number 6132 --street "NE 34th Ave" --postcode 97211
+            """
+        )
+
+        @Argument(help: "The address as typed.") var text: [String] = []
+        @Option(help: ArgumentHelp("A suggestion's key.", valueName: "key")) var key: String?
+        @Option(help: "House number.") var number: String?
+        @Option(help: "Street.") var street: String?
+        @Option(help: "City.") var city: String?
+        @Option(help: "ZIP code.") var postcode: String?
+        @Option(name: [.customLong("max"), .customLong("max-results")], help: "At most this many candidates.")
+        var max: Int = 5
+        @Option(help: ArgumentHelp("Prefer candidates near LON,LAT (in --wkid).", valueName: "lon,lat")) var near: PointOption?
+        @Option(help: "Leave out candidates scoring below this (0–100).") var minScore: Double = 60
+        @Flag(help: "Say why each candidate scored what it did.") var explain = false
+        @OptionGroup var query: QueryOptions
+        @OptionGroup var index: IndexOptions
+
+        var fieldsGiven: Bool { [number, street, city, postcode].contains { $0 != nil } }
+
+        func validate() throws {
+            let forms = [!text.isEmpty, key != nil, fieldsGiven].filter { $0 }.count
+            guard forms == 1 else { throw ValidationError("give the address as text, or --key, or --number/--street/--city/--postcode: exactly one of them") }
+            guard (1...100).contains(max) else { throw ValidationError("--max must be 1 … 100") }
+            guard (0...100).contains(minScore) else { throw ValidationError("--min-score must be 0 … 100") }
+        }
+
+        func run() throws {
+            do {
+                let locator = Locator(index: try index.open(.search))
+                let input: GeocodeRequest.Input
+                if let key { input = .key(key) } else if fieldsGiven {
+                    input = .fields(number: number, street: street, city: city, postcode: postcode)
+                } else {
+                    input = .text(text.joined(separator: " "))
+                }
+                var request = GeocodeRequest(input)
+                request.maxResults = max
+                request.near = near?.point
+                request.minScore = minScore
+                request.explain = explain
+                let inSR = try SpatialReference(wkid: query.wkid)
+                let outSR = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) } ?? inSR
+                let result = try locator.geocode(request, near: inSR, outSpatialReference: outSR)
+                if query.json { return Output.json(result) }
+                if result.candidates.isEmpty { Output.line("no candidates") }
+                for c in result.candidates {
+                    Output.line("\(String(format: "%5.1f", c.score))  \(c.address)  [\(c.matchType.rawValue)]\(c.unit.map { "  unit: \($0)" } ?? "")")
+                    Output.line("       at \(c.location.x), \(c.location.y) (wkid \(c.location.wkid)), key \(c.key)")
+                    for note in c.explain ?? [] { Output.line("       · \(note)") }
+                }
+            } catch let error as LocusError {
+                throw fail(error, json: query.json)
+            }
+        }
+    }
+}
+
+extension Locus {
+    struct Eval: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure geocoding accuracy on query variants generated from the index's own addresses.",
+            discussion: "Writes the table EVALUATION.md records. Example: locus eval --sample 2000"
+        )
+        @Option(help: "Addresses sampled.") var sample: Int = 2_000
+        @Option(help: "Addresses held out to test interpolation.") var heldOut: Int = 500
+        @Option(help: "Seed.") var seed: UInt64 = 1
+        @Flag(help: "List failed queries.") var failures = false
+        @OptionGroup var index: IndexOptions
+
+        func validate() throws {
+            guard sample > 0, heldOut >= 0 else { throw ValidationError("--sample must be positive, --held-out ≥ 0") }
+        }
+
+        func run() throws {
+            let idx = try index.open(.all)
+            let report = try GeocodeEvaluation(index: idx, sample: sample, seed: seed).run(heldOut: heldOut)
+            Output.line("| variant | queries | top-1 correct | no answer |")
+            Output.line("| --- | ---: | ---: | ---: |")
+            for r in report.rows + [report.interpolation] {
+                Output.line("| \(r.variant) | \(r.queries) | \(String(format: "%.2f", r.accuracy * 100)) % | \(r.noAnswer) |")
+            }
+            let e = report.interpolationErrors
+            if !e.isEmpty {
+                Output.line("")
+                Output.line(String(format: "interpolation error over %d interpolated answers: median %.1f m, p90 %.1f m, max %.1f m",
+                                   e.count, e[e.count / 2], e[Int(Double(e.count - 1) * 0.9)], e.last!))
+            }
+            if failures {
+                Output.line("")
+                for f in report.examplesOfFailures { Output.line("- \(f)") }
+            }
+        }
+    }
+}
