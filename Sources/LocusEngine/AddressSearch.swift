@@ -52,6 +52,8 @@ public final class AddressSearch: Sendable {
     let neighbourhoods: [(layer: String, feature: Int, area: Area)]
     /// Canonical city tokens of every place, by place index.
     let placeCityKey: [String]
+    /// City tokens and postcode of every place, for matching the end of a typed address.
+    let placeTokens: [[String]]
     let excluded: Set<Int32>
 
     /// - Parameter excluding: address indexes to leave out (the evaluation holds some out to test
@@ -63,6 +65,7 @@ public final class AddressSearch: Sendable {
         let cityNames = Array(Set(addresses.places.map(\.city))).filter { !$0.isEmpty }
         parser = AddressParser(knownCities: cityNames, knownPostcodes: Set(addresses.places.map(\.postcode)))
         placeCityKey = addresses.places.map { AddressText.tokens($0.city).joined(separator: " ") }
+        placeTokens = addresses.places.map { AddressText.tokens($0.city) + [$0.postcode] }
 
         var streets: [Street] = []
         var byCore: [String: [Int32]] = [:]
@@ -127,7 +130,7 @@ public final class AddressSearch: Sendable {
         var tokenSets: [Set<String>] = []
         var vocabularySet = Set<String>()
         for sp in streetPlaces {
-            let words = Set(streets[Int(sp.street)].tokens)
+            let words = Set(streets[Int(sp.street)].tokens + AddressText.tokens(sp.city))
             tokenSets.append(words)
             vocabularySet.formUnion(words)
         }

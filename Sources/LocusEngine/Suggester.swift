@@ -71,53 +71,46 @@ extension AddressSearch {
         return r
     }
 
-    /// Street places matching every whole word and the prefix.
+    /// Street places matching every whole word and the prefix. Each word narrows a mark per
+    /// street place (how many words it has matched so far), so a one-letter prefix that touches
+    /// every street costs one pass over their postings, with no sets built.
     private func streetSuggestions(words: [String], prefix: String?, _ request: SuggestRequest) -> [(Double, Suggestion)] {
-        var candidates: [Int32]? = nil
+        var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
-        for w in words {
-            var posting: [Int32]
+        var constraint: UInt8 = 0
+        func apply(_ wordIDs: some Sequence<Int>) {
+            for w in wordIDs {
+                for sp in postings[w] where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
+            }
+            constraint += 1
+        }
+        for w in words.prefix(8) {
             if let i = vocabularyIndex[w] {
-                posting = postings[Int(i)]
+                apply([Int(i)])
             } else {
                 // A misspelt whole word: every word within the allowance.
                 let fuzzy = fuzzyWords(w)
                 guard !fuzzy.isEmpty else { return [] }
-                posting = Array(Set(fuzzy.flatMap { postings[Int($0.0)] })).sorted()
                 quality += 1
+                apply(fuzzy.map { Int($0.0) })
             }
-            candidates = candidates.map { intersect($0, posting) } ?? posting
         }
         if let prefix {
-            var range = wordsWithPrefix(prefix)
-            var prefixQuality = 0.0
-            if range.isEmpty {
-                guard prefix.count >= 4 else { return [] }
-                prefixQuality = 1
-                var union = Set<Int32>()
-                for variant in oneEditVariants(prefix) {
-                    let r = wordsWithPrefix(variant)
-                    for w in r { union.formUnion(postings[w]) }
-                }
-                let list = Array(union).sorted()
-                candidates = candidates.map { intersect($0, list) } ?? list
-                range = 0..<0
+            let range = wordsWithPrefix(prefix)
+            if !range.isEmpty {
+                apply(range)
             } else {
-                var union: [Int32] = []
-                for w in range { union.append(contentsOf: postings[w]) }
-                if range.count > 1 { union = Array(Set(union)).sorted() }
-                candidates = candidates.map { intersect($0, union) } ?? union
+                guard prefix.count >= 4 else { return [] }
+                quality += 1
+                apply(fuzzyPrefixWords(prefix))
             }
-            quality += prefixQuality
         }
-        guard let candidates else { return [] }
+        guard constraint > 0 else { return [] }
         var out: [(Double, Suggestion)] = []
-        out.reserveCapacity(min(candidates.count, 64))
-        // Keep only the best few: ranking every street of a one-letter prefix is the slow path.
         var worstKept = Double.infinity
         let keep = request.maxResults * 2
-        for c in candidates {
-            let sp = streetPlaces[Int(c)]
+        for c in mark.indices where mark[c] == constraint {
+            let sp = streetPlaces[c]
             let rep = addresses.points[Int(sp.representative)]
             guard let r = rank(GeoPoint(x: rep.lon, y: rep.lat), popularity: Int(sp.count), request, quality: quality) else { continue }
             if out.count >= keep, r >= worstKept { continue }
@@ -132,17 +125,42 @@ extension AddressSearch {
         return out
     }
 
-    /// Addresses with this number on streets matching the words and the prefix.
+    /// Vocabulary words that begin with something one edit from `prefix`.
+    func fuzzyPrefixWords(_ prefix: String) -> [Int] {
+        var ids = Set<Int>()
+        for variant in Set(oneEditVariants(prefix)) {
+            ids.formUnion(wordsWithPrefix(variant))
+        }
+        return ids.sorted()
+    }
+
+    /// Does one of the words begin with `prefix`, or with something one edit from it (4+ letters)?
+    func prefixMatches(_ prefix: String, in words: [String]) -> (matched: Bool, typo: Bool) {
+        if words.contains(where: { $0.hasPrefix(prefix) }) { return (true, false) }
+        guard prefix.count >= 4 else { return (false, false) }
+        for w in words where w.count >= prefix.count - 1 {
+            for n in [prefix.count - 1, prefix.count, prefix.count + 1] where n <= w.count {
+                if EditDistance.distance(prefix, String(w.prefix(n)), limit: 1) != nil { return (true, true) }
+            }
+        }
+        return (false, false)
+    }
+
+    /// Addresses with this number whose street, city and postcode account for every word typed
+    /// after it, the last one as a prefix.
     private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestRequest) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
         for a in list {
             let p = addresses.points[Int(a)]
             let streetTokens = streets[Int(p.street)].tokens
+            let placeWords = placeTokens[Int(p.place)]
             var quality = 0.0
             var ok = true
-            for w in words where !streetTokens.contains(w) {
-                if w.count >= 4, streetTokens.contains(where: { EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: w.count)) != nil }) {
+            for w in words where !streetTokens.contains(w) && !placeWords.contains(w) {
+                if w.count >= 3, (streetTokens + placeWords).contains(where: {
+                    EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil
+                }) {
                     quality += 1
                 } else {
                     ok = false
@@ -150,9 +168,10 @@ extension AddressSearch {
                 }
             }
             guard ok else { continue }
-            if let prefix, !streetTokens.contains(where: { $0.hasPrefix(prefix) }) {
-                guard prefix.count >= 4, streetTokens.contains(where: { t in oneEditVariants(prefix).contains { t.hasPrefix($0) } }) else { continue }
-                quality += 1
+            if let prefix {
+                let m = prefixMatches(prefix, in: streetTokens + placeWords)
+                guard m.matched else { continue }
+                if m.typo { quality += 1 }
             }
             guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: quality) else { continue }
             out.append((r, Suggestion(text: addresses.components(of: Int(a)).formatted, type: .address, key: "a\(a)")))
@@ -200,15 +219,6 @@ extension AddressSearch {
             if let r = rank(c.location, popularity: c.count, request, quality: 0) {
                 out.append((r, Suggestion(text: c.detail, type: .locality, key: "c\(i)")))
             }
-        }
-        return out
-    }
-
-    private func intersect(_ a: [Int32], _ b: [Int32]) -> [Int32] {
-        var out: [Int32] = []
-        var i = 0, j = 0
-        while i < a.count, j < b.count {
-            if a[i] == b[j] { out.append(a[i]); i += 1; j += 1 } else if a[i] < b[j] { i += 1 } else { j += 1 }
         }
         return out
     }

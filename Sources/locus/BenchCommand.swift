@@ -13,7 +13,7 @@ extension Locus {
             60 m in x and y, where a field app's points fall. --write-points saves them as CSV
             (x,y) so a peer can be timed on exactly the same points.
             """,
-            subcommands: [WithinBench.self, ReverseBench.self, GEOSWithinBench.self]
+            subcommands: [WithinBench.self, ReverseBench.self, GEOSWithinBench.self, SuggestBench.self, GeocodeBench.self]
         )
     }
 }
@@ -135,5 +135,90 @@ struct WithinBenchSetup: ParsableArguments {
         var extent = Envelope.empty
         for f in l.features { extent.extend(f.envelope) }
         return (idx, l, extent.randomPoints(count: bench.points, seed: bench.seed))
+    }
+}
+
+extension Locus.Bench {
+    struct SuggestBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "suggest",
+            abstract: "Suggest latency for every keystroke of sampled addresses, as typed (\"6132 ne 34th ave portland\")."
+        )
+        @Option(help: "Addresses sampled.") var sample: Int = 2_000
+        @Option(help: "Seed.") var seed: UInt64 = 42
+        @Option(help: "Suggestions asked for.") var max: Int = 5
+        @OptionGroup var index: IndexOptions
+
+        func run() throws {
+            let idx = try index.open(.search)
+            guard let a = idx.addresses, let search = idx.search else { throw ValidationError("the index has no addresses") }
+            let eval = GeocodeEvaluation(index: idx, sample: sample, seed: seed)
+            var texts: [String] = []
+            for i in eval.sampledAddresses(a, count: sample, seed: seed) {
+                let c = a.components(of: i)
+                texts.append("\(c.number) \(c.street) \(c.city)".lowercased())
+            }
+            var latencies: [Double] = []
+            var found = 0
+            let clock = ContinuousClock()
+            for text in texts {
+                for end in text.indices.dropFirst().map({ $0 }) + [text.endIndex] {
+                    var r = SuggestRequest(text: String(text[..<end]))
+                    r.maxResults = max
+                    let start = clock.now
+                    let s = search.suggest(r)
+                    let d = clock.now - start
+                    latencies.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
+                    if !s.isEmpty { found += 1 }
+                }
+            }
+            latencies.sort()
+            func pct(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+            Output.line(String(format: "suggest: %d keystrokes of %d addresses: p50 %.0f µs, p90 %.0f µs, p99 %.0f µs, max %.0f µs; %d with suggestions",
+                               latencies.count, texts.count, pct(0.5), pct(0.9), pct(0.99), latencies.last ?? 0, found))
+            // How often the address itself is among the suggestions once its number and street are typed.
+            var hits = 0
+            for (k, i) in eval.sampledAddresses(a, count: sample, seed: seed).enumerated() {
+                let c = a.components(of: i)
+                var r = SuggestRequest(text: "\(c.number) \(c.street)".lowercased())
+                r.maxResults = max
+                if search.suggest(r).contains(where: { $0.key == "a\(i)" }) { hits += 1 }
+                _ = k
+            }
+            Output.line(String(format: "suggest: the address is among the %d suggestions for \"number street\" in %.1f %% of %d", max, Double(hits) * 100 / Double(texts.count), texts.count))
+        }
+    }
+
+    struct GeocodeBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "geocode",
+            abstract: "Geocode throughput over the evaluation's query variants, on every core."
+        )
+        @Option(help: "Addresses sampled (each gives up to 10 variants).") var sample: Int = 2_000
+        @Option(help: "Seed.") var seed: UInt64 = 1
+        @Option(help: "Threads.") var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        @Option(help: "Passes over the queries.") var passes: Int = 3
+        @OptionGroup var index: IndexOptions
+
+        func run() throws {
+            let idx = try index.open(.search)
+            guard let search = idx.search else { throw ValidationError("the index has no addresses") }
+            let queries = try GeocodeEvaluation(index: idx, sample: sample, seed: seed).queries().map(\.text)
+            let total = queries.count * passes
+            let clock = ContinuousClock()
+            let start = clock.now
+            DispatchQueue.concurrentPerform(iterations: threads) { t in
+                for pass in 0..<passes {
+                    var i = (t + pass) % threads
+                    while i < queries.count {
+                        _ = search.geocode(GeocodeRequest(.text(queries[i])))
+                        i += threads
+                    }
+                }
+            }
+            let d = clock.now - start
+            let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            Output.line(String(format: "geocode: %d queries on %d threads in %.2f s = %.0f queries/s", total, threads, seconds, Double(total) / seconds))
+        }
     }
 }
