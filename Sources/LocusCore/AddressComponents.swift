@@ -26,10 +26,17 @@ public struct AddressComponents: Hashable, Sendable, Codable {
 
     /// One line, the way an envelope is addressed: `6132 NE 34th Ave, Portland, OR 97211`.
     public var formatted: String {
-        var line = [number, street].filter { !$0.isEmpty }.joined(separator: " ")
-        let region = [state, postcode].filter { !$0.isEmpty }.joined(separator: " ")
-        for part in [city, region] where !part.isEmpty {
-            line += line.isEmpty ? part : ", " + part
+        // Built by appending: every reverse answer formats one, so no intermediate arrays.
+        var line = number
+        func add(_ part: String, _ separator: String) {
+            guard !part.isEmpty else { return }
+            if !line.isEmpty { line += separator }
+            line += part
+        }
+        add(street, " ")
+        add(city, ", ")
+        if !state.isEmpty || !postcode.isEmpty {
+            add(state.isEmpty ? postcode : (postcode.isEmpty ? state : state + " " + postcode), ", ")
         }
         return line
     }

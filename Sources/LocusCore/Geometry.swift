@@ -59,10 +59,14 @@ public struct LocalMetricScale: Sendable {
     public let metresPerDegreeY: Double
 
     public init(latitude: Double) {
-        let phi = latitude * .pi / 180
-        // Series for the WGS 84 meridian and parallel arc lengths per degree.
-        metresPerDegreeY = 111_132.92 - 559.82 * cos(2 * phi) + 1.175 * cos(4 * phi) - 0.0023 * cos(6 * phi)
-        metresPerDegreeX = 111_412.84 * cos(phi) - 93.5 * cos(3 * phi) + 0.118 * cos(5 * phi)
+        // Series for the WGS 84 meridian and parallel arc lengths per degree, with the multiple
+        // angles from one cosine (this runs several times per query).
+        let c = cos(latitude * .pi / 180)
+        let c2 = c * c
+        let cos2 = 2 * c2 - 1, cos3 = (4 * c2 - 3) * c, cos5 = ((16 * c2 - 20) * c2 + 5) * c
+        let cos4 = 2 * cos2 * cos2 - 1, cos6 = 2 * cos3 * cos3 - 1
+        metresPerDegreeY = 111_132.92 - 559.82 * cos2 + 1.175 * cos4 - 0.0023 * cos6
+        metresPerDegreeX = 111_412.84 * c - 93.5 * cos3 + 0.118 * cos5
     }
 }
 

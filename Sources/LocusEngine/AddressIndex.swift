@@ -7,7 +7,7 @@ public struct AddressPlace: Sendable, Hashable {
     public var postcode: String
 }
 
-/// Every address point of the index in memory, in a grid of about 100 m cells, for nearest-address
+/// Every address point of the index in memory, in a grid of about 50 m cells, for nearest-address
 /// searches and the reverse geocoder.
 ///
 /// Addresses are numbered in grid order (the builder sorts them so), which keeps each cell's points
@@ -33,7 +33,7 @@ public final class AddressIndex: Sendable {
 
         /// A grid of square cells of about `cellMetres` over the envelope, coarsened if the envelope
         /// is so large that the grid would pass `maxCells`.
-        static func covering(_ e: Envelope, cellMetres: Double = 100, maxCells: Int = 1 << 23) -> Grid {
+        static func covering(_ e: Envelope, cellMetres: Double = 50, maxCells: Int = 1 << 23) -> Grid {
             let scale = LocalMetricScale(latitude: (e.minY + e.maxY) / 2)
             var metres = cellMetres
             while true {
@@ -55,6 +55,9 @@ public final class AddressIndex: Sendable {
         public var street: UInt32
         public var place: UInt32
         public var suffix: UInt32
+        /// The neighbouring lots on the same side of the same street, by number (-1: none).
+        public var previous: Int32
+        public var next: Int32
     }
 
     public let grid: Grid
@@ -84,17 +87,67 @@ public final class AddressIndex: Sendable {
     /// Distances are on a plane fitted at the point's latitude: within 0.01 % of the geodesic over
     /// the distances this searches.
     public func nearest(lon: Double, lat: Double, maxDistance: Double) -> (index: Int, planarMetres: Double)? {
-        guard !points.isEmpty else { return nil }
+        var one = NearestList(capacity: 1, maxDistance: maxDistance)
+        search(lon: lon, lat: lat, into: &one)
+        return one.items.first.map { ($0.index, $0.squared.squareRoot()) }
+    }
+
+    /// Up to `count` addresses nearest the point within `maxDistance` metres, nearest first.
+    public func nearest(lon: Double, lat: Double, maxDistance: Double, count: Int) -> [(index: Int, planarMetres: Double)] {
+        var list = NearestList(capacity: count, maxDistance: maxDistance)
+        search(lon: lon, lat: lat, into: &list)
+        return list.items.map { ($0.index, $0.squared.squareRoot()) }
+    }
+
+    /// The k best so far, kept sorted; `bound` is the distance a point must beat to enter.
+    struct NearestList {
+        var items: [(index: Int, squared: Double)] = []
+        let capacity: Int
+        var limit: Double
+
+        init(capacity: Int, maxDistance: Double) {
+            self.capacity = max(capacity, 1)
+            limit = maxDistance * maxDistance
+            items.reserveCapacity(self.capacity + 1)
+        }
+
+        /// Empties the list for another search, keeping its storage.
+        mutating func reset(maxDistance: Double) {
+            items.removeAll(keepingCapacity: true)
+            limit = maxDistance * maxDistance
+        }
+
+        var bound: Double { items.count < capacity ? limit : items[items.count - 1].squared }
+
+        @inline(__always)
+        mutating func offer(_ index: Int, _ squared: Double) {
+            guard squared <= limit else { return }
+            if items.count == capacity {
+                let last = items[items.count - 1]
+                guard squared < last.squared || (squared == last.squared && index < last.index) else { return }
+                items.removeLast()
+            }
+            var i = items.count
+            while i > 0, items[i - 1].squared > squared || (items[i - 1].squared == squared && items[i - 1].index > index) { i -= 1 }
+            items.insert((index, squared), at: i)
+        }
+    }
+
+    /// Ring search over the grid: rings of cells around the point, until the nearest a ring's cells
+    /// can be is further than the k-th best found.
+    func search(lon: Double, lat: Double, into list: inout NearestList) {
+        guard !points.isEmpty else { return }
         let scale = LocalMetricScale(latitude: lat)
         let kx = scale.metresPerDegreeX, ky = scale.metresPerDegreeY
         // Position in cell units, unclamped: the point may lie outside the grid.
         let gx = (lon - grid.originX) / grid.cellWidth, gy = (lat - grid.originY) / grid.cellHeight
         let cx = Int(gx.rounded(.down)), cy = Int(gy.rounded(.down))
         let cellW = grid.cellWidth * kx, cellH = grid.cellHeight * ky
-        var bestIndex = -1
-        var bestSquared = maxDistance * maxDistance
         var ring = 0
-        return cellStart.withUnsafeBufferPointer { starts in
+        // The distance a point must beat, cached: most points are beyond it and cost one compare.
+        var bound = list.bound
+        let columns = grid.columns, rows = grid.rows
+        cellStart.withUnsafeBufferPointer { starts in
             points.withUnsafeBufferPointer { pts in
                 while true {
                     // The closest any cell of this ring can be: the gap to the inner square's edge.
@@ -102,18 +155,18 @@ public final class AddressIndex: Sendable {
                         let gapX = min(gx - Double(cx - ring + 1), Double(cx + ring) - gx) * cellW
                         let gapY = min(gy - Double(cy - ring + 1), Double(cy + ring) - gy) * cellH
                         let gap = max(min(gapX, gapY), 0)
-                        if gap * gap > bestSquared { break }
+                        if gap * gap > bound { break }
                     }
                     let r0 = cy - ring, r1 = cy + ring, c0 = cx - ring, c1 = cx + ring
                     @inline(__always) func scan(_ r: Int, _ c: Int) {
-                        guard r >= 0, r < grid.rows, c >= 0, c < grid.columns else { return }
-                        let cell = r * grid.columns + c
+                        guard r >= 0, r < rows, c >= 0, c < columns else { return }
+                        let cell = r * columns + c
                         for i in Int(starts[cell])..<Int(starts[cell + 1]) {
                             let dx = (pts[i].lon - lon) * kx, dy = (pts[i].lat - lat) * ky
                             let d2 = dx * dx + dy * dy
-                            if d2 < bestSquared || (d2 == bestSquared && (bestIndex < 0 || i < bestIndex)) {
-                                bestSquared = d2
-                                bestIndex = i
+                            if d2 <= bound {
+                                list.offer(i, d2)
+                                bound = list.bound
                             }
                         }
                     }
@@ -130,7 +183,6 @@ public final class AddressIndex: Sendable {
                     }
                     ring += 1
                 }
-                return bestIndex < 0 ? nil : (bestIndex, bestSquared.squareRoot())
             }
         }
     }

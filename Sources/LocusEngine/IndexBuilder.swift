@@ -45,8 +45,9 @@ public struct IndexBuildConfiguration: Sendable {
     /// The build time to record. Default: now; the executable honours SOURCE_DATE_EPOCH so that
     /// the same inputs give a byte-identical file.
     public var buildDate = Date()
-    /// Side of an address grid cell in metres. Default 100.
-    public var addressCellMetres: Double = 100
+    /// Side of an address grid cell in metres. Default 50: a handful of addresses per cell in a
+    /// dense city, so the dozen nearest to a point are found within a few cells.
+    public var addressCellMetres: Double = 50
     /// Fail the build when more than this share of address rows is rejected: that is a wrong
     /// column mapping, not bad rows. Default 0.5.
     public var maximumRejectedShare: Double = 0.5
@@ -329,6 +330,7 @@ private struct IndexWriter {
         for (i, s) in suffixes.enumerated() { try insertSuffix.run([.integer(Int64(i)), .text(s)]) }
         content.update(data: Data((streets + places + suffixes).joined(separator: "\u{1}").utf8))
 
+        let (previous, next) = Self.sameSideNeighbours(kept.map(\.c))
         let insert = try db.prepare("INSERT INTO addresses(id, number, suffix_id, street_id, place_id, lon, lat, source_row) VALUES (?,?,?,?,?,?,?,?)")
         var packed = [UInt8](repeating: 0, count: kept.count * IndexSchema.packedAddressSize)
         var cellStart = [UInt32](repeating: 0, count: grid.columns * grid.rows + 1)
@@ -345,6 +347,8 @@ private struct IndexWriter {
                 raw.storeBytes(of: UInt32(s).littleEndian, toByteOffset: base + 20, as: UInt32.self)
                 raw.storeBytes(of: UInt32(p).littleEndian, toByteOffset: base + 24, as: UInt32.self)
                 raw.storeBytes(of: UInt32(x).littleEndian, toByteOffset: base + 28, as: UInt32.self)
+                raw.storeBytes(of: previous[i].littleEndian, toByteOffset: base + 32, as: Int32.self)
+                raw.storeBytes(of: next[i].littleEndian, toByteOffset: base + 36, as: Int32.self)
             }
             cellStart[item.cell + 1] += 1
         }
@@ -365,6 +369,29 @@ private struct IndexWriter {
         metadata["address_rejected_by_reason"] = Self.json(report.rejectedAddresses)
         metadata["address_extent"] = Self.json(envelope)
         metadata["address_columns"] = Self.json(columns)
+    }
+
+    /// For each address, the addresses before and after it on the same side (house-number parity)
+    /// of the same street in the same city, by number: the lot's neighbours, which the reverse
+    /// geocoder uses to tell which lot a point fronts. Neighbours more than 150 m away are none.
+    static func sameSideNeighbours(_ list: [Candidate]) -> ([Int32], [Int32]) {
+        var previous = [Int32](repeating: -1, count: list.count), next = previous
+        var groups: [String: [Int]] = [:]
+        for (i, c) in list.enumerated() {
+            groups["\(c.street)\u{1}\(c.place.city)\u{1}\(c.number & 1)", default: []].append(i)
+        }
+        for (_, members) in groups {
+            let sorted = members.sorted { (list[$0].number, list[$0].suffix, $0) < (list[$1].number, list[$1].suffix, $1) }
+            for k in 1..<max(sorted.count, 1) {
+                let a = list[sorted[k - 1]], b = list[sorted[k]]
+                let s = LocalMetricScale(latitude: a.lat)
+                let dx = (a.lon - b.lon) * s.metresPerDegreeX, dy = (a.lat - b.lat) * s.metresPerDegreeY
+                guard dx * dx + dy * dy <= 150 * 150 else { continue }
+                next[sorted[k - 1]] = Int32(sorted[k])
+                previous[sorted[k]] = Int32(sorted[k - 1])
+            }
+        }
+        return (previous, next)
     }
 
     /// Groups reasons that embed row values ("duplicate of row 12") under one key for counting.

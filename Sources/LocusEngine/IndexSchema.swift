@@ -4,7 +4,7 @@
 /// in milliseconds (little-endian, see `AddressIndex`). Bump `version` on any change a reader of
 /// the previous version would misread: servers refuse an index of another version.
 enum IndexSchema {
-    static let version = 1
+    static let version = 2
 
     static let create = """
     CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -25,6 +25,7 @@ enum IndexSchema {
     CREATE TABLE blobs(name TEXT PRIMARY KEY, data BLOB NOT NULL);
     """
 
-    /// Bytes per address in the `address_points` blob: lon, lat (f64), number (i32), street, place, suffix (u32).
-    static let packedAddressSize = 32
+    /// Bytes per address in the `address_points` blob: lon, lat (f64), number (i32), street, place,
+    /// suffix (u32), and the previous and next address on the same side of the same street (i32, -1 for none).
+    static let packedAddressSize = 40
 }

@@ -9,8 +9,19 @@ public struct ReverseRequest: Sendable {
     public var maxDistance: Double = 100
     /// The spatial reference for the answer's location. Default: the request's.
     public var outSpatialReference: SpatialReference? = nil
+    /// How to choose among the addresses in reach. Default: the lot the point fronts.
+    public var method: ReverseMethod = .frontage
 
     public init(location: GeoPoint) { self.location = location }
+}
+
+/// How the reverse geocoder chooses an address.
+public enum ReverseMethod: String, Sendable, CaseIterable {
+    /// The lot the point stands in front of, judged from the line each address's same-side
+    /// neighbours form along their street.
+    case frontage
+    /// The nearest address point.
+    case nearest
 }
 
 /// Arguments of a point-in-polygon query, validated.
@@ -39,6 +50,7 @@ public final class Locator {
     private var toLonLat: [Int: CoordinateTransform] = [:]
     private var fromLonLat: [Int: CoordinateTransform] = [:]
     private let geodesic = Geodesic()
+    private var frontage: FrontageChooser?
 
     public init(index: LocusIndex) { self.index = index }
 
@@ -86,7 +98,16 @@ public final class Locator {
         try checkDistance(request.maxDistance, "max distance")
         guard let addresses = index.addresses else { throw LocusError(.notFound, "this index has no addresses") }
         let q = try lonLat(request.location, from: request.spatialReference)
-        guard let hit = addresses.nearest(lon: q.x, lat: q.y, maxDistance: request.maxDistance) else { return nil }
+        let hit: (index: Int, planarMetres: Double)
+        switch request.method {
+        case .nearest:
+            guard let h = addresses.nearest(lon: q.x, lat: q.y, maxDistance: request.maxDistance) else { return nil }
+            hit = h
+        case .frontage:
+            if frontage == nil || frontage!.addresses !== addresses { frontage = FrontageChooser(addresses: addresses) }
+            guard let h = frontage!.choose(q, maxDistance: request.maxDistance) else { return nil }
+            hit = h
+        }
         let p = addresses.points[hit.index]
         let at = GeoPoint(x: p.lon, y: p.lat)
         let components = addresses.components(of: hit.index)

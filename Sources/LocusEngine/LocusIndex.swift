@@ -170,7 +170,9 @@ public final class LocusIndex: Sendable {
                     number: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 16, as: Int32.self)),
                     street: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 20, as: UInt32.self)),
                     place: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 24, as: UInt32.self)),
-                    suffix: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 28, as: UInt32.self)))
+                    suffix: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 28, as: UInt32.self)),
+                    previous: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 32, as: Int32.self)),
+                    next: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 36, as: Int32.self)))
             }
         }
         guard points.allSatisfy({ Int($0.street) < streets.count && Int($0.place) < places.count && Int($0.suffix) < suffixes.count }) else {

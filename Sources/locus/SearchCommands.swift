@@ -156,6 +156,14 @@ extension Locus {
                 Output.line(String(format: "interpolation error over %d interpolated answers: median %.1f m, p90 %.1f m, max %.1f m",
                                    e.count, e[e.count / 2], e[Int(Double(e.count - 1) * 0.9)], e.last!))
             }
+            let reverse = try ReverseEvaluation(index: idx, sample: sample, seed: seed).run()
+            Output.line("")
+            Output.line("| reverse geocoding, \(reverse.points) points in front of a lot | right lot |")
+            Output.line("| --- | ---: |")
+            for m in ReverseMethod.allCases {
+                let n = reverse.correct[m] ?? 0
+                Output.line("| \(m.rawValue) | \(String(format: "%.2f", Double(n) * 100 / Double(max(reverse.points, 1)))) % (\(n)) |")
+            }
             if failures {
                 Output.line("")
                 for f in report.examplesOfFailures { Output.line("- \(f)") }
