@@ -92,8 +92,14 @@ public struct AddressParser: Sendable {
             return result
         }
 
+        if tokens.count == 1, let (zip, ext) = Self.postcode(tokens[0]) {
+            result.postcode = zip
+            result.postcodeExtension = ext
+            return result
+        }
         peelRegion(&tokens, into: &result)
         peelUnit(&tokens, into: &result)
+        peelUnknownCity(&tokens, into: &result)
 
         // The house number: first, or after a leading city, or (swapped order) a five-digit number
         // that is no known ZIP, or last.
@@ -191,6 +197,19 @@ public struct AddressParser: Sendable {
                 changed = true
             }
         }
+    }
+
+    /// Words after a street's type (and suffix direction) that are no city the index knows are still
+    /// a city ("…Ave NW, Washington, DC"), not part of the street.
+    private func peelUnknownCity(_ tokens: inout [String], into result: inout ParsedAddress) {
+        guard result.city == nil, tokens.count >= 4 else { return }
+        guard let t = tokens.indices.dropFirst(2).last(where: { StreetNameParts.types.contains(tokens[$0]) }) else { return }
+        var end = t + 1
+        if end < tokens.count, StreetNameParts.directionals.contains(tokens[end]) { end += 1 }
+        let rest = tokens[end...]
+        guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy({ $0.allSatisfy(\.isLetter) && !StreetNameParts.types.contains($0) }) else { return }
+        result.city = Array(rest)
+        tokens.removeSubrange(end...)
     }
 
     /// The longest run of trailing tokens that names a known city, leaving a street before it.

@@ -52,12 +52,25 @@ public enum AddressText {
     /// Canonical tokens: raw tokens with ordinals, aliases, directionals and street types normalised.
     public static func tokens(_ text: some StringProtocol) -> [String] {
         var out: [String] = []
-        for raw in rawTokens(text) {
-            if let alias = AddressVocabulary.aliases[raw] {
-                out.append(contentsOf: alias.split(separator: " ").map(String.init))
-            } else {
-                out.append(canonical(raw))
+        let raw = rawTokens(text)
+        var i = 0
+        while i < raw.count {
+            let t = raw[i]
+            // "Thirty-Fourth", "twenty first": tens and an ordinal unit make one ordinal number.
+            if let tens = AddressVocabulary.tens[t], i + 1 < raw.count, let unit = AddressVocabulary.ordinalUnits[raw[i + 1]] {
+                out.append(String(tens + unit))
+                i += 2
+                continue
             }
+            if let alias = AddressVocabulary.aliases[t] {
+                let expansion = alias.split(separator: " ").map { canonical(String($0)) }
+                out.append(contentsOf: expansion)
+                // "MLK Jr": the expansion already ends in "jr".
+                if expansion.last == "jr", i + 1 < raw.count, raw[i + 1] == "jr" || raw[i + 1] == "junior" { i += 1 }
+            } else {
+                out.append(canonical(t))
+            }
+            i += 1
         }
         return out
     }

@@ -80,7 +80,8 @@ public enum AddressVocabulary {
         "first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "sixth": "6",
         "seventh": "7", "eighth": "8", "ninth": "9", "tenth": "10", "eleventh": "11", "twelfth": "12",
         "thirteenth": "13", "fourteenth": "14", "fifteenth": "15", "sixteenth": "16", "seventeenth": "17",
-        "eighteenth": "18", "nineteenth": "19", "twentieth": "20",
+        "eighteenth": "18", "nineteenth": "19", "twentieth": "20", "thirtieth": "30", "fortieth": "40",
+        "fiftieth": "50", "sixtieth": "60", "seventieth": "70", "eightieth": "80", "ninetieth": "90",
         "centre": "center",
     ]
 
@@ -100,6 +101,15 @@ public enum AddressVocabulary {
         }
         return streetTypes.mapValues { byAbbreviation[$0] ?? $0 }
     }()
+
+    /// Tens of compound ordinals ("thirty" of "thirty-fourth").
+    public static let tens: [String: Int] = [
+        "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    ]
+    /// Units of compound ordinals ("fourth" of "thirty-fourth").
+    public static let ordinalUnits: [String: Int] = [
+        "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+    ]
 
     /// Full forms of the directional and type words, for recognising them through a typo.
     public static let fullDirectionals = ["north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"]

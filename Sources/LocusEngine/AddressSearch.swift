@@ -34,6 +34,8 @@ public final class AddressSearch: Sendable {
     let parser: AddressParser
     let streets: [Street]
     let streetsByCore: [String: [Int32]]
+    /// Streets by their name without middle initials and "Jr" ("cesar chavez" for César E. Chávez).
+    let streetsByLooseCore: [String: [Int32]]
     /// Deletion index over core keys: a deletion → core keys it comes from.
     let coreDeletions: [String: [String]]
     /// Address indexes of each street, ordered by number then suffix: `byStreet[streetStart[s] ..< streetStart[s + 1]]`.
@@ -69,14 +71,18 @@ public final class AddressSearch: Sendable {
 
         var streets: [Street] = []
         var byCore: [String: [Int32]] = [:]
+        var byLooseCore: [String: [Int32]] = [:]
         for (i, name) in addresses.streets.enumerated() {
             let tokens = AddressText.streetTokens(AddressText.tokens(name))
             let parts = StreetNameParts(tokens: tokens)
             streets.append(Street(parts: parts, tokens: tokens))
             byCore[parts.coreKey, default: []].append(Int32(i))
+            let loose = Self.looseKey(parts.core)
+            if loose != parts.coreKey, !loose.isEmpty { byLooseCore[loose, default: []].append(Int32(i)) }
         }
         self.streets = streets
         streetsByCore = byCore
+        streetsByLooseCore = byLooseCore
         var deletions: [String: [String]] = [:]
         for key in byCore.keys {
             for d in EditDistance.deletions(key, depth: EditDistance.allowance(forLength: key.count)) {
@@ -185,6 +191,14 @@ public final class AddressSearch: Sendable {
             }
         }
         neighbourhoods = hoods
+    }
+
+    /// A name without what people leave out: middle initials (which canonical form turns into
+    /// directionals) and "jr".
+    static func looseKey(_ core: [String]) -> String {
+        core.enumerated().filter { i, t in
+            t != "jr" && !(i > 0 && i < core.count - 1 && StreetNameParts.directionals.contains(t))
+        }.map(\.element).joined(separator: " ")
     }
 
     /// The member nearest the members' mean position.

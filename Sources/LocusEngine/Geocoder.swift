@@ -211,8 +211,8 @@ extension AddressSearch {
             baseNotes.append("street type \"\(last)\" read as \(t) (−2)")
         }
         var found: [(Int32, Double, [String])] = []
-        func collect(_ core: String, penalty: Double, note: String?) {
-            for s in streetsByCore[core] ?? [] {
+        func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
+            for s in (loose ? streetsByLooseCore[core] : streetsByCore[core]) ?? [] {
                 var p = penalty
                 var notes = baseNotes + (note.map { [$0] } ?? [])
                 let sp = streets[Int(s)].parts
@@ -239,6 +239,9 @@ extension AddressSearch {
         }
         let key = parts.coreKey
         if !fuzzyOnly { collect(key, penalty: 0, note: nil) }
+        if found.isEmpty, !fuzzyOnly {
+            collect(Self.looseKey(parts.core), penalty: 2, note: "name matched without its middle initial or Jr (−2)", loose: true)
+        }
         if found.isEmpty {
             for (candidate, distance) in fuzzyCores(key) {
                 collect(candidate, penalty: Double(8 * distance), note: "name \"\(key)\" matched \"\(candidate)\" with \(distance) edit\(distance > 1 ? "s" : "") (−\(8 * distance))")

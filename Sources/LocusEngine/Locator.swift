@@ -120,7 +120,7 @@ public final class Locator {
                              distanceMetres: distance, matchType: .pointAddress)
     }
 
-    static func midLatitudeMetres(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+    public static func midLatitudeMetres(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         let s = LocalMetricScale(latitude: (a.y + b.y) / 2)
         let dx = (a.x - b.x) * s.metresPerDegreeX, dy = (a.y - b.y) * s.metresPerDegreeY
         return (dx * dx + dy * dy).squareRoot()

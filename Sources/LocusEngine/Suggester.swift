@@ -24,15 +24,15 @@ extension AddressSearch {
     public func suggest(_ request: SuggestRequest) -> [Suggestion] {
         let endsWithSpace = request.text.last?.isWhitespace ?? false
         var tokens = AddressText.tokens(request.text)
+        tokens.removeAll { $0 == "#" || $0 == "&" || $0 == "@" }
+        guard !tokens.isEmpty, request.maxResults > 0 else { return [] }
+        // The last word is still being typed: "3" may become "34th", so it stays as typed.
+        let prefix: String? = endsWithSpace ? nil : tokens.removeLast()
         if let first = tokens.first, AddressText.isNumber(first) {
             tokens = [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
         } else {
             tokens = AddressText.streetTokens(tokens)
         }
-        guard !tokens.isEmpty, request.maxResults > 0 else { return [] }
-        tokens.removeAll { $0 == "#" || $0 == "&" || $0 == "@" }
-        guard !tokens.isEmpty else { return [] }
-        let prefix: String? = endsWithSpace ? nil : tokens.removeLast()
         var ranked: [(rank: Double, suggestion: Suggestion)] = []
 
         if let first = tokens.first ?? prefix, AddressText.isNumber(first) {
@@ -181,8 +181,18 @@ extension AddressSearch {
 
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
     private func numberOnlySuggestions(_ digits: String, _ request: SuggestRequest) -> [(Double, Suggestion)] {
-        guard let number = Int32(digits), let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
+        if let near = request.near {
+            // Addresses nearby whose number starts with what has been typed.
+            for (a, _) in addresses.nearest(lon: near.x, lat: near.y, maxDistance: 3_000, count: 400) {
+                let p = addresses.points[a]
+                guard String(p.number).hasPrefix(digits) else { continue }
+                guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: String(p.number) == digits ? 0 : 0.2) else { continue }
+                out.append((r, Suggestion(text: addresses.components(of: a).formatted, type: .address, key: "a\(a)")))
+            }
+            if !out.isEmpty { return out }
+        }
+        guard let number = Int32(digits), let list = byNumber[number] else { return [] }
         for a in list.prefix(request.near == nil ? request.maxResults : list.count) {
             let p = addresses.points[Int(a)]
             guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: 0.5) else { continue }

@@ -1,0 +1,39 @@
+import LocusCore
+import Testing
+
+@Suite struct AddressParserTests {
+    static let parser = AddressParser(
+        knownCities: ["Portland", "Lake Oswego", "West Linn", "Mulino", "Eagle Creek", "Gresham"],
+        knownPostcodes: ["97211", "97034", "97201", "97068", "97042", "97022"])
+
+    @Test(arguments: ParserCases.all)
+    func parses(_ c: ParserCase) {
+        let p = Self.parser.parse(c.input)
+        #expect(p.number?.value == c.number, "number")
+        #expect((p.number?.suffix ?? "") == c.suffix, "suffix")
+        #expect(p.street.joined(separator: " ") == c.street, "street")
+        #expect(p.unit == c.unit, "unit")
+        #expect(p.city?.joined(separator: " ") == c.city, "city")
+        #expect(p.state == c.state, "state")
+        #expect(p.postcode == c.zip, "zip")
+        #expect(p.crossStreet?.joined(separator: " ") == c.cross, "cross street")
+    }
+
+    @Test func tableIsLarge() {
+        #expect(ParserCases.all.count >= 200)
+    }
+
+    @Test func foldsDiacriticsAndCase() {
+        #expect(AddressText.tokens("César E. CHÁVEZ") == ["cesar", "east", "chavez"])
+        #expect(AddressText.tokens("N.E. 34th Av.") == ["northeast", "34th", "avenue"])
+    }
+
+    @Test func editDistance() {
+        #expect(EditDistance.distance("mills", "milsl", limit: 1) == 1)
+        #expect(EditDistance.distance("lawrence", "lwxence", limit: 2) == 2)
+        #expect(EditDistance.distance("oak", "ash", limit: 1) == nil)
+        #expect(EditDistance.allowance(forLength: 3) == 0)
+        #expect(EditDistance.allowance(forLength: 4) == 1)
+        #expect(EditDistance.allowance(forLength: 8) == 2)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import LocusCore
+import LocusEngine
+import Testing
+
+/// Suggest and geocode on the real Portland data.
+@Suite(.serialized) struct SearchTests {
+    let index: LocusIndex
+    let locator: Locator
+
+    init() throws {
+        index = try TestSupport.portland()
+        locator = Locator(index: index)
+    }
+
+    func top(_ text: String, near: GeoPoint? = nil) throws -> GeocodeCandidate? {
+        var r = GeocodeRequest(.text(text))
+        r.near = near
+        r.explain = true
+        return try locator.geocode(r).candidates.first
+    }
+
+    @Test(arguments: [
+        "6132 ne 34th", "6132 NE 34th Ave, Portland, OR 97211", "6132 Northeast 34th Avenue", "6132 n.e. 34 av portland",
+        "6132 NE 34th Ave Apt 3", "NE 34th Ave 6132, Portland", "6132 NE 34th Avenu", "6132 Northeast Thirty-Fourth Avenue",
+    ])
+    func findsTheHouse(_ text: String) throws {
+        let c = try #require(try top(text))
+        #expect(c.address == "6132 NE 34th Ave, Portland, OR 97211")
+        #expect(c.matchType == .pointAddress)
+        #expect(c.score >= 90)
+    }
+
+    @Test func unitIsKept() throws {
+        let c = try #require(try top("6132 NE 34th Ave Apt 3, Portland OR"))
+        #expect(c.unit == "apt 3")
+        #expect(c.score == 100)
+    }
+
+    @Test func cesarChavezWithoutAccentsOrInitial() throws {
+        var r = GeocodeRequest(.text("cesar chavez blvd"))
+        r.maxResults = 10
+        let names = try locator.geocode(r).candidates.map(\.components.streetFull)
+        #expect(names.contains("Northeast César E. Chávez Boulevard"))
+        #expect(names.contains("Southeast César E. Chávez Boulevard"))
+        let house = try #require(try top("2500 ne cesar chavez blvd"))
+        #expect(house.components.streetFull == "Northeast César E. Chávez Boulevard")
+    }
+
+    @Test func mlkAlias() throws {
+        let c = try #require(try top("7509 NE MLK Jr Blvd"))
+        #expect(c.address == "7509 NE Martin Luther King Jr Blvd, Portland, OR 97211")
+        #expect(c.matchType == .pointAddress)
+    }
+
+    @Test func intersection() throws {
+        for text in ["NE 34th Ave & NE Killingsworth St", "ne 34th and killingsworth", "NE Killingsworth St @ NE 34th Ave"] {
+            let c = try #require(try top(text), "\(text)")
+            #expect(c.matchType == .intersection)
+            // The crossing, as surveyed: NE 34th Ave at NE Killingsworth St.
+            let d = Locator.midLatitudeMetres(GeoPoint(x: c.location.x, y: c.location.y), GeoPoint(x: -122.62945, y: 45.56270))
+            #expect(d < 40, "\(text) placed \(d) m from the crossing")
+        }
+    }
+
+    @Test func interpolationNeverOutranksAPointAddress() throws {
+        guard let a = index.addresses else { return }
+        // A number between two real ones on the same side: 6130 lies between 6124 and 6132 … on NE 34th Ave.
+        var r = GeocodeRequest(.text("6134 NE 34th Ave, Portland, OR"))
+        r.maxResults = 10
+        r.explain = true
+        let candidates = try locator.geocode(r).candidates
+        let first = try #require(candidates.first)
+        if first.matchType == .interpolated {
+            #expect(first.score <= 89)
+            #expect(first.components.number == "6134")
+            #expect(first.explain?.contains { $0.contains("interpolated between") } == true)
+        }
+        for (i, c) in candidates.enumerated() where c.matchType == .interpolated {
+            for later in candidates[(i + 1)...] { #expect(later.matchType != .pointAddress || later.score < c.score) }
+        }
+        _ = a
+    }
+
+    @Test(arguments: ["asdf qwer zxcv", "1600 Pennsylvania Ave NW, Washington, DC 20500", "", "   ", "!!!", "99999999999"])
+    func nonsenseHasNoCandidates(_ text: String) throws {
+        #expect(try locator.geocode(GeocodeRequest(.text(text))).candidates.isEmpty)
+    }
+
+    @Test func postcodeAndNeighbourhood() throws {
+        let zip = try #require(try top("97211"))
+        #expect(zip.matchType == .postcode)
+        let hood = try #require(try top("Concordia"))
+        #expect(hood.matchType == .neighbourhood)
+        let inside = try locator.within(WithinRequest(location: GeoPoint(x: hood.location.x, y: hood.location.y)))
+        #expect(inside.features.contains { $0.name == "Concordia" })
+    }
+
+    @Test func fieldsInput() throws {
+        var r = GeocodeRequest(.fields(number: "6132", street: "NE 34th Ave", city: nil, postcode: "97211"))
+        r.maxResults = 1
+        #expect(try locator.geocode(r).candidates.first?.address == "6132 NE 34th Ave, Portland, OR 97211")
+    }
+
+    @Test func outSpatialReference() throws {
+        let r = try locator.geocode(GeocodeRequest(.text("6132 NE 34th Ave")), outSpatialReference: SpatialReference(wkid: 102100))
+        let c = try #require(r.candidates.first)
+        #expect(c.location.wkid == 102100)
+        #expect(abs(c.location.x - -13651036) < 100 && abs(c.location.y - 5711320) < 100)
+    }
+
+    @Test func suggestFromTheFirstCharacter() throws {
+        for prefix in ["6", "61", "613", "6132", "6132 ", "6132 n", "6132 ne 3", "6132 ne 34", "6132 ne 34th a"] {
+            var r = SuggestRequest(text: prefix)
+            r.near = GeoPoint(x: -122.63, y: 45.57)
+            let s = try locator.suggest(r).suggestions
+            #expect(!s.isEmpty, "no suggestions for \"\(prefix)\"")
+        }
+        var r = SuggestRequest(text: "6132 ne 34")
+        r.near = GeoPoint(x: -122.63, y: 45.57)
+        let first = try #require(try locator.suggest(r).suggestions.first)
+        #expect(first.text == "6132 NE 34th Ave, Portland, OR 97211")
+        #expect(first.type == .address)
+    }
+
+    @Test func suggestionKeysGeocodeToWhatWasSuggested() throws {
+        for text in ["6132 ne 34", "killingsw", "9721", "concor", "lake osw"] {
+            for s in try locator.suggest(SuggestRequest(text: text)).suggestions {
+                let c = try #require(try locator.geocode(GeocodeRequest(.key(s.key))).candidates.first, "key \(s.key)")
+                #expect(c.score == 100)
+                switch s.type {
+                case .address: #expect(c.address == s.text)
+                case .street: #expect(s.text.hasPrefix(c.components.street))
+                case .postcode: #expect(s.text.hasPrefix(c.components.postcode))
+                case .neighbourhood: #expect(c.matchType == .neighbourhood)
+                case .locality: #expect(s.text.hasPrefix(c.components.city))
+                }
+            }
+        }
+    }
+
+    @Test func suggestKinds() throws {
+        let streets = try locator.suggest(SuggestRequest(text: "killingsw")).suggestions
+        #expect(streets.contains { $0.type == .street && $0.text.hasPrefix("NE Killingsworth St") })
+        let typo = try locator.suggest(SuggestRequest(text: "killingswroth")).suggestions
+        #expect(typo.contains { $0.text.hasPrefix("NE Killingsworth St") }, "one edit in a long word")
+        let zips = try locator.suggest(SuggestRequest(text: "9721")).suggestions
+        #expect(zips.contains { $0.type == .postcode && $0.text.hasPrefix("9721") })
+        let hoods = try locator.suggest(SuggestRequest(text: "concor")).suggestions
+        #expect(hoods.contains { $0.type == .neighbourhood && $0.text.hasPrefix("Concordia") })
+        var inBox = SuggestRequest(text: "main st")
+        inBox.extent = Envelope(minX: -122.45, minY: 45.48, maxX: -122.40, maxY: 45.52)
+        let boxed = try locator.suggest(inBox).suggestions
+        for s in boxed {
+            let c = try #require(try locator.geocode(GeocodeRequest(.key(s.key))).candidates.first)
+            #expect(inBox.extent!.contains(x: c.location.x, y: c.location.y))
+        }
+    }
+
+    @Test func nearBiasReordersStreets() throws {
+        var north = SuggestRequest(text: "34th ave")
+        north.near = GeoPoint(x: -122.63, y: 45.57)
+        var south = north
+        south.near = GeoPoint(x: -122.63, y: 45.47)
+        #expect(try locator.suggest(north).suggestions.first?.text.hasPrefix("NE 34th Ave") == true)
+        #expect(try locator.suggest(south).suggestions.first?.text.hasPrefix("SE 34th Ave") == true)
+    }
+
+    @Test func badArgumentsAreErrors() throws {
+        var r = GeocodeRequest(.text("x"))
+        r.maxResults = 0
+        #expect(throws: LocusError.self) { try locator.geocode(r) }
+        #expect(throws: LocusError.self) { try locator.geocode(GeocodeRequest(.text(String(repeating: "a", count: 2_000)))) }
+    }
+
+    /// The evaluation's bars, on a smaller sample so the suite stays quick.
+    @Test func evaluationMeetsTheBars() throws {
+        let report = try GeocodeEvaluation(index: index, sample: 400, seed: 9).run(heldOut: 200)
+        let rows = Dictionary(uniqueKeysWithValues: report.rows.map { ($0.variant, $0) })
+        for v in ["clean", "abbreviated", "spelled_out", "lower_case"] {
+            #expect(try #require(rows[v]).accuracy >= 0.99, "\(v)")
+        }
+        #expect(try #require(rows["typo_1"]).accuracy >= 0.9)
+        #expect(try #require(rows["typo_2"]).accuracy >= 0.9)
+        let e = report.interpolationErrors
+        #expect(e.count > 100)
+        #expect(e[e.count / 2] <= 30)
+        let reverse = try ReverseEvaluation(index: index, sample: 400, seed: 9).run()
+        #expect(reverse.points >= 300)
+        #expect(reverse.correct[.frontage]! > reverse.correct[.nearest]!)
+    }
+}
