@@ -105,14 +105,17 @@ extension Locus.Bench {
             }
             try bench.save(pts)
             let locator = Locator(index: idx)
-            try bench.time("locus reverse (nearest address + answer)", count: pts.count) {
-                var found = 0
-                for p in pts {
-                    var r = ReverseRequest(location: p)
-                    r.maxDistance = maxDistance
-                    if let answer = try locator.reverse(r) { found &+= answer.address.utf8.count > 0 ? 1 : 0 }
+            for method in ReverseMethod.allCases {
+                try bench.time("locus reverse, \(method.rawValue) (full answer)", count: pts.count) {
+                    var found = 0
+                    for p in pts {
+                        var r = ReverseRequest(location: p)
+                        r.maxDistance = maxDistance
+                        r.method = method
+                        if let answer = try locator.reverse(r) { found &+= answer.address.utf8.count > 0 ? 1 : 0 }
+                    }
+                    return found
                 }
-                return found
             }
             bench.time("locus reverse (nearest search only)", count: pts.count) {
                 var found = 0
@@ -147,6 +150,7 @@ extension Locus.Bench {
         @Option(help: "Addresses sampled.") var sample: Int = 2_000
         @Option(help: "Seed.") var seed: UInt64 = 42
         @Option(help: "Suggestions asked for.") var max: Int = 5
+        @Option(help: ArgumentHelp("Write every keystroke's text, one per line, for a peer.", valueName: "path")) var writePrefixes: String?
         @OptionGroup var index: IndexOptions
 
         func run() throws {
@@ -157,6 +161,13 @@ extension Locus.Bench {
             for i in eval.sampledAddresses(a, count: sample, seed: seed) {
                 let c = a.components(of: i)
                 texts.append("\(c.number) \(c.street) \(c.city)".lowercased())
+            }
+            if let path = writePrefixes {
+                var all = ""
+                for text in texts {
+                    for end in text.indices.dropFirst().map({ $0 }) + [text.endIndex] { all += String(text[..<end]) + "\n" }
+                }
+                try all.write(toFile: path, atomically: true, encoding: .utf8)
             }
             var latencies: [Double] = []
             var found = 0
