@@ -60,6 +60,8 @@ extension Locus {
         @OptionGroup var coordinates: Coordinates
         @Option(name: .long, help: ArgumentHelp("Search radius in metres.", valueName: "metres"))
         var maxDistance: Double = 100
+        @Option(help: "frontage: the lot the point stands in front of; nearest: the nearest address point.")
+        var method: ReverseMethod = .frontage
         @OptionGroup var query: QueryOptions
         @OptionGroup var index: IndexOptions
 
@@ -76,6 +78,7 @@ extension Locus {
                 request.spatialReference = try SpatialReference(wkid: query.wkid)
                 request.outSpatialReference = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) }
                 request.maxDistance = maxDistance
+                request.method = method
                 guard let result = try locator.reverse(request) else {
                     throw LocusError(.notFound, "no address within \(Within.metres(maxDistance)) of this point")
                 }
@@ -88,3 +91,5 @@ extension Locus {
         }
     }
 }
+
+extension ReverseMethod: ExpressibleByArgument {}
