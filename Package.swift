@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers depend one way: C system libraries → LocusCore (values, no C) →
-// LocusEngine (owns every C handle) → the `locus` executable.
+// LocusEngine (owns every C handle) → LocusProtocol → the `locus` executable.
 let package = Package(
     name: "Locus",
     platforms: [.macOS(.v14)],
@@ -30,6 +30,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Protocol v1: request lines decoded and checked into typed requests, replies encoded.
+        .target(name: "LocusProtocol", dependencies: ["LocusCore", "LocusEngine"]),
         .executableTarget(
             name: "locus",
             dependencies: [
@@ -41,7 +43,7 @@ let package = Package(
         // run the `locus` binary built beside the test bundle.
         .testTarget(
             name: "LocusTests",
-            dependencies: ["LocusCore", "LocusEngine", "CSQLite"]
+            dependencies: ["LocusCore", "LocusEngine", "LocusProtocol", "CSQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

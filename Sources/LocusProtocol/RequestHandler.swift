@@ -1,0 +1,76 @@
+import LocusCore
+import LocusEngine
+
+/// Runs decoded requests against an index and encodes their replies: the three stages after
+/// decoding (validate into a typed request → engine → format), in one place.
+///
+/// Owns a `Locator` (PROJ transformations), so it belongs to one thread at a time; the index it
+/// reads is shared.
+public final class RequestHandler {
+    public let index: LocusIndex
+    private let locator: Locator
+    private let decoder: RequestDecoder
+    private let clock = ContinuousClock()
+
+    public init(index: LocusIndex, limits: RequestLimits = RequestLimits()) {
+        self.index = index
+        locator = Locator(index: index)
+        decoder = RequestDecoder(limits: limits)
+    }
+
+    /// One request line in, one reply line (with its newline) out.
+    public func reply(to line: some Collection<UInt8>) -> [UInt8] {
+        let start = clock.now
+        switch decoder.decode(line) {
+        case .failure(let f):
+            return ReplyEncoder.failure(id: f.id, error: f.error, elapsed: clock.now - start)
+        case .success(let (id, request)):
+            return reply(id: id, request, started: start)
+        }
+    }
+
+    /// The reply to an already decoded request.
+    public func reply(id: RequestID?, _ request: LocusRequest, started: ContinuousClock.Instant? = nil) -> [UInt8] {
+        let start = started ?? clock.now
+        do {
+            switch request {
+            case .ping:
+                return ReplyEncoder.success(id: id, result: Pong(), elapsed: clock.now - start)
+            case .info:
+                return ReplyEncoder.success(id: id, result: LocatorInfo(index: index.metadata), elapsed: clock.now - start)
+            case .stats, .cancel:
+                // Connection-level operations: the server answers these itself.
+                throw WireError(.invalidRequest, "\(request.op) is answered by the server, not the engine")
+            case .reverse(let r, let layers):
+                var features: [FeatureMatch]?
+                if !layers.isEmpty {
+                    var all: [FeatureMatch] = []
+                    for layer in layers {
+                        var w = WithinRequest(location: r.location)
+                        w.spatialReference = r.spatialReference
+                        w.layer = layer
+                        all += try locator.within(w).features
+                    }
+                    features = all
+                }
+                let address = try locator.reverse(r)
+                if address == nil, features == nil {
+                    throw WireError(.notFound, "no address within \(r.maxDistance) m of this point")
+                }
+                return ReplyEncoder.success(id: id, result: ReverseReply(address: address, features: features), elapsed: clock.now - start)
+            case .within(let w, _):
+                return ReplyEncoder.success(id: id, result: try locator.within(w), elapsed: clock.now - start)
+            case .suggest(let s, let reference):
+                return ReplyEncoder.success(id: id, result: try locator.suggest(s, near: reference), elapsed: clock.now - start)
+            case .geocode(let g, let reference, let out):
+                return ReplyEncoder.success(id: id, result: try locator.geocode(g, near: reference, outSpatialReference: out), elapsed: clock.now - start)
+            }
+        } catch let error as WireError {
+            return ReplyEncoder.failure(id: id, error: error, elapsed: clock.now - start)
+        } catch let error as LocusError {
+            return ReplyEncoder.failure(id: id, error: WireError(error), elapsed: clock.now - start)
+        } catch {
+            return ReplyEncoder.failure(id: id, error: WireError(.internalError, "internal error"), elapsed: clock.now - start)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import LocusProtocol
+import Testing
+
+/// Every `→` request in PROTOCOL.md, run through the handler: its reply must agree with the
+/// document's `←` line on `id`, `ok`, the error code, and every plain value the line shows.
+@Suite struct ProtocolDocumentTests {
+    static func examples() throws -> [(request: String, expected: String)] {
+        let text = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        var out: [(String, String)] = []
+        for (i, line) in lines.enumerated() where line.hasPrefix("→ ") && i + 1 < lines.count && lines[i + 1].hasPrefix("← ") {
+            out.append((String(line.dropFirst(2)), String(lines[i + 1].dropFirst(2))))
+        }
+        return out
+    }
+
+    @Test func everyExampleAnswersAsDocumented() throws {
+        let handler = RequestHandler(index: try TestSupport.portland())
+        let examples = try Self.examples()
+        #expect(examples.count >= 12)
+        for (request, expected) in examples {
+            let reply = String(decoding: handler.reply(to: Array(request.utf8)), as: UTF8.self)
+            // Fragments of the documented reply between "…" elisions must appear in the real reply,
+            // modulo key order: check them key by key.
+            for fragment in Self.checkedFragments(expected) {
+                #expect(reply.contains(fragment), "\(request)\n  reply \(reply.prefix(400))\n  lacks \(fragment)")
+            }
+        }
+    }
+
+    /// `"key":value` pairs of the documented reply whose value is a plain string, number, bool
+    /// or null, and not elided.
+    static func checkedFragments(_ line: String) -> [String] {
+        var out: [String] = []
+        let pattern = try! NSRegularExpression(pattern: #""([a-z_]+)":("(?:[^"\\…]|\\.)*"|-?[0-9.]+|true|false|null)(?=[,}])"#)
+        let ns = line as NSString
+        for m in pattern.matches(in: line, range: NSRange(location: 0, length: ns.length)) {
+            let key = ns.substring(with: m.range(at: 1)), value = ns.substring(with: m.range(at: 2))
+            // Locations and timings vary with the index build; the rest is the contract.
+            if ["elapsed", "x", "y"].contains(key) { continue }
+            out.append("\"\(key)\":\(value)")
+        }
+        return out
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LocusCore
+import LocusEngine
+import LocusProtocol
+import Testing
+
+/// Protocol v1 in process: request line → reply line, on the Portland index.
+@Suite(.serialized) struct ProtocolTests {
+    let handler: RequestHandler
+
+    init() throws { handler = RequestHandler(index: try TestSupport.portland()) }
+
+    func reply(_ line: String) throws -> [String: Any] {
+        let bytes = handler.reply(to: Array(line.utf8))
+        #expect(bytes.last == 0x0A, "a reply is one line")
+        #expect(!bytes.dropLast().contains(0x0A))
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+    }
+
+    func errorCode(_ line: String) throws -> String? {
+        let r = try reply(line)
+        #expect(r["ok"] as? Bool == false)
+        return (r["error"] as? [String: Any])?["code"] as? String
+    }
+
+    @Test func reverseWithLayersInOneRoundTrip() throws {
+        let r = try reply(#"{"id":1,"op":"reverse","location":{"x":-122.6296,"y":45.5676},"max_distance":100,"layers":["neighborhoods"]}"#)
+        #expect(r["id"] as? Int == 1)
+        #expect(r["ok"] as? Bool == true)
+        #expect(r["elapsed"] is Double)
+        let result = try #require(r["result"] as? [String: Any])
+        #expect(result["address"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
+        let features = try #require(result["features"] as? [[String: Any]])
+        #expect(features.first?["name"] as? String == "Concordia")
+    }
+
+    @Test func reverseWithLayersFarFromAddressesStillNamesTheArea() throws {
+        // Forest Park: polygon, no address within 100 m.
+        let r = try reply(#"{"id":"t","op":"reverse","location":{"x":-122.7750,"y":45.5600},"layers":["neighborhoods"]}"#)
+        let result = try #require(r["result"] as? [String: Any])
+        #expect(result["address"] is NSNull)
+        #expect((result["features"] as? [[String: Any]])?.isEmpty == false)
+        #expect(try errorCode(#"{"id":"t","op":"reverse","location":{"x":-122.7750,"y":45.5600}}"#) == "not_found")
+    }
+
+    @Test func withinSuggestGeocodeInfoPing() throws {
+        let w = try reply(#"{"id":2,"op":"within","location":{"x":-13651064,"y":5711325,"wkid":102100},"layer":"neighborhoods"}"#)
+        #expect(((w["result"] as? [String: Any])?["features"] as? [[String: Any]])?.first?["name"] as? String == "Concordia")
+        let s = try reply(#"{"id":3,"op":"suggest","text":"6132 ne 34","max_results":5,"location":{"x":-122.63,"y":45.57}}"#)
+        let suggestions = try #require((s["result"] as? [String: Any])?["suggestions"] as? [[String: Any]])
+        #expect(suggestions.first?["text"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
+        let key = try #require(suggestions.first?["key"] as? String)
+        let g = try reply(#"{"id":4,"op":"geocode","key":"\#(key)"}"#)
+        let candidates = try #require((g["result"] as? [String: Any])?["candidates"] as? [[String: Any]])
+        #expect(candidates.first?["address"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
+        let fields = try reply(#"{"id":5,"op":"geocode","address":{"number":6132,"street":"NE 34th Ave","postcode":"97211"},"out_wkid":102100}"#)
+        let c = try #require(((fields["result"] as? [String: Any])?["candidates"] as? [[String: Any]])?.first)
+        #expect((c["location"] as? [String: Any])?["wkid"] as? Int == 102100)
+        let info = try reply(#"{"id":6,"op":"info"}"#)
+        let operations = try #require((info["result"] as? [String: Any])?["operations"] as? [[String: Any]])
+        #expect(Set(operations.compactMap { $0["name"] as? String }) == Operation.names)
+        #expect(try reply(#"{"op":"ping"}"#)["id"] is NSNull)
+    }
+
+    @Test(arguments: [
+        (#"not json"#, "invalid_json"),
+        (#"[1,2]"#, "invalid_request"),
+        (#"{"id":[1],"op":"ping"}"#, "invalid_request"),
+        (#"{"id":1}"#, "invalid_request"),
+        (#"{"id":1,"op":"fly"}"#, "unknown_op"),
+        (#"{"id":1,"op":"reverse"}"#, "invalid_argument"),
+        (#"{"id":1,"op":"reverse","location":{"x":"a","y":1}}"#, "invalid_argument"),
+        (#"{"id":1,"op":"reverse","location":{"x":45.5,"y":-122.6}}"#, "invalid_argument"),
+        (#"{"id":1,"op":"reverse","location":{"x":-122.6,"y":45.5},"max_distance":1e9}"#, "invalid_argument"),
+        (#"{"id":1,"op":"reverse","location":{"x":-122.6,"y":45.5,"wkid":999999}}"#, "invalid_argument"),
+        (#"{"id":1,"op":"within","location":{"x":-122.6,"y":45.5},"layer":"nope"}"#, "not_found"),
+        (#"{"id":1,"op":"suggest","text":5}"#, "invalid_argument"),
+        (#"{"id":1,"op":"geocode","text":"a","key":"b"}"#, "invalid_argument"),
+        (#"{"id":1,"op":"geocode","text":"a","max_results":0}"#, "invalid_argument"),
+        (#"{"id":1,"op":"geocode","text":"a","explain":"yes"}"#, "invalid_argument"),
+    ])
+    func badRequestsGetTheirCodes(_ line: String, _ code: String) throws {
+        #expect(try errorCode(line) == code)
+    }
+
+    @Test func idIsEchoedOnErrors() throws {
+        let r = try reply(#"{"id":"abc","op":"fly"}"#)
+        #expect(r["id"] as? String == "abc")
+    }
+
+    @Test func invalidUTF8AndOversizedLines() throws {
+        let bad = handler.reply(to: [0x7B, 0xFF, 0xFE, 0x7D])
+        #expect(String(decoding: bad, as: UTF8.self).contains("invalid_json"))
+        let long = Array(#"{"id":1,"op":"suggest","text":""#.utf8) + [UInt8](repeating: 0x61, count: 70_000) + Array(#""}"#.utf8)
+        #expect(String(decoding: handler.reply(to: long), as: UTF8.self).contains("too_large"))
+    }
+}
