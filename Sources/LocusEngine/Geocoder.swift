@@ -108,6 +108,18 @@ extension AddressSearch {
         case "c":
             guard let i = Int(rest), i >= 0, i < cities.count else { return nil }
             return areaMatch(cities[i], type: .locality, key: key, score: 100, notes: ["the suggested city"])
+        case "x":
+            let ids = rest.split(separator: ":").compactMap { Int32($0) }
+            guard ids.count == 2, ids.allSatisfy({ $0 >= 0 && Int($0) < streets.count }) else { return nil }
+            return intersectionMatch(ids[0], ids[1], penalty: 0, notes: ["the intersection of the key"], ParsedAddress())
+        case "i":
+            // street:number:lower neighbour; the upper one is the lower's next lot on that side.
+            let parts = rest.split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 3, parts[0] >= 0, parts[0] < streets.count, parts[2] >= 0, parts[2] < addresses.count else { return nil }
+            let below = addresses.points[parts[2]]
+            guard Int(below.street) == parts[0], below.next >= 0 else { return nil }
+            let list = addresses(onStreet: Int32(parts[0])).filter { $0 == Int32(parts[2]) || $0 == below.next }
+            return interpolate(list: list[...], number: parts[1], q: ParsedAddress(), penalty: 0, notes: [], street: Int32(parts[0]))
         case "n":
             guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
             return areaMatch(neighbourhoods[i].area, type: .neighbourhood, key: key, score: 100, notes: ["the suggested area"])
@@ -356,39 +368,45 @@ extension AddressSearch {
         let points = addresses.points
         for (sa, pa, na) in first {
             for (sb, pb, nb) in second where sa != sb {
-                let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
-                guard !la.isEmpty, !lb.isEmpty else { continue }
-                var best = (Int32(0), Int32(0), Double.infinity)
-                let s = LocalMetricScale(latitude: points[Int(la.first!)].lat)
-                for i in la {
-                    let p = points[Int(i)]
-                    for j in lb {
-                        let r = points[Int(j)]
-                        let dx = (p.lon - r.lon) * s.metresPerDegreeX, dy = (p.lat - r.lat) * s.metresPerDegreeY
-                        let d = dx * dx + dy * dy
-                        if d < best.2 { best = (i, j, d) }
-                    }
-                }
-                // Corner houses stand back from the corner; 120 m between the nearest two is no crossing.
-                guard best.2 <= 120 * 120 else { continue }
-                let pi = points[Int(best.0)], pj = points[Int(best.1)]
-                var location = GeoPoint(x: (pi.lon + pj.lon) / 2, y: (pi.lat + pj.lat) / 2)
-                if let crossing = crossingOfFittedLines(la, lb, near: location, scale: s), 
-                   hypot((crossing.x - location.x) * s.metresPerDegreeX, (crossing.y - location.y) * s.metresPerDegreeY) < 60 {
-                    location = crossing
-                }
-                let (rp, rn) = regionPenalty(q, place: Int32(pi.place))
-                let place = addresses.places[Int(pi.place)]
-                let nameA = addresses.streetDisplay[Int(sa)], nameB = addresses.streetDisplay[Int(sb)]
-                let components = AddressComponents(number: "", street: "\(nameA) & \(nameB)",
-                                                   streetFull: "\(addresses.streets[Int(sa)]) & \(addresses.streets[Int(sb)])",
-                                                   city: place.city, state: place.state, postcode: place.postcode)
-                out.append(ScoredMatch(score: max(0, 100 - pa - pb - rp), matchType: .intersection, location: location, address: best.0,
-                                       key: "x\(sa):\(sb)", notes: na + nb + rn + ["streets meet within \(Int(best.2.squareRoot())) m"],
-                                       components: components))
+                if let m = intersectionMatch(sa, sb, penalty: pa + pb, notes: na + nb, q) { out.append(m) }
             }
         }
         return out
+    }
+
+    /// Where streets `sa` and `sb` meet, or nil when their address points never come within 120 m.
+    func intersectionMatch(_ sa: Int32, _ sb: Int32, penalty: Double, notes: [String], _ q: ParsedAddress) -> ScoredMatch? {
+        let points = addresses.points
+        let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
+        guard !la.isEmpty, !lb.isEmpty else { return nil }
+        var best = (Int32(0), Int32(0), Double.infinity)
+        let s = LocalMetricScale(latitude: points[Int(la.first!)].lat)
+        for i in la {
+            let p = points[Int(i)]
+            for j in lb {
+                let r = points[Int(j)]
+                let dx = (p.lon - r.lon) * s.metresPerDegreeX, dy = (p.lat - r.lat) * s.metresPerDegreeY
+                let d = dx * dx + dy * dy
+                if d < best.2 { best = (i, j, d) }
+            }
+        }
+        // Corner houses stand back from the corner; 120 m between the nearest two is no crossing.
+        guard best.2 <= 120 * 120 else { return nil }
+        let pi = points[Int(best.0)], pj = points[Int(best.1)]
+        var location = GeoPoint(x: (pi.lon + pj.lon) / 2, y: (pi.lat + pj.lat) / 2)
+        if let crossing = crossingOfFittedLines(la, lb, near: location, scale: s),
+           hypot((crossing.x - location.x) * s.metresPerDegreeX, (crossing.y - location.y) * s.metresPerDegreeY) < 60 {
+            location = crossing
+        }
+        let (rp, rn) = regionPenalty(q, place: Int32(pi.place))
+        let place = addresses.places[Int(pi.place)]
+        let nameA = addresses.streetDisplay[Int(sa)], nameB = addresses.streetDisplay[Int(sb)]
+        let components = AddressComponents(number: "", street: "\(nameA) & \(nameB)",
+                                           streetFull: "\(addresses.streets[Int(sa)]) & \(addresses.streets[Int(sb)])",
+                                           city: place.city, state: place.state, postcode: place.postcode)
+        return ScoredMatch(score: max(0, 100 - penalty - rp), matchType: .intersection, location: location, address: best.0,
+                           key: "x\(sa):\(sb)", notes: notes + rn + ["streets meet within \(Int(best.2.squareRoot())) m"],
+                           components: components)
     }
 
     /// Each street as the line through its address points within 150 m of `near`; where the two lines cross.

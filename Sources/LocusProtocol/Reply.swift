@@ -50,32 +50,19 @@ public struct Pong: Encodable, Sendable {
 /// Encodes replies: `{"id":…,"ok":true,"result":{…},"elapsed":…}` or
 /// `{"id":…,"ok":false,"error":{"code":…,"message":…},"elapsed":…}`, one line each.
 public enum ReplyEncoder {
-    struct Success<T: Encodable>: Encodable {
+    /// One reply line: `result` on success, `error` on failure, never both.
+    struct Line<T: Encodable>: Encodable {
         var id: RequestID?
-        var ok = true
-        var result: T
+        var result: T?
+        var error: WireError?
         var elapsed: Double
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             if let id { try c.encode(id, forKey: .id) } else { try c.encodeNil(forKey: .id) }
-            try c.encode(ok, forKey: .ok)
-            try c.encode(result, forKey: .result)
-            try c.encode(elapsed, forKey: .elapsed)
-        }
-    }
-
-    struct Failure: Encodable {
-        var id: RequestID?
-        var ok = false
-        var error: WireError
-        var elapsed: Double
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            if let id { try c.encode(id, forKey: .id) } else { try c.encodeNil(forKey: .id) }
-            try c.encode(ok, forKey: .ok)
-            try c.encode(error, forKey: .error)
+            try c.encode(error == nil, forKey: .ok)
+            if let result { try c.encode(result, forKey: .result) }
+            if let error { try c.encode(error, forKey: .error) }
             try c.encode(elapsed, forKey: .elapsed)
         }
     }
@@ -94,11 +81,11 @@ public enum ReplyEncoder {
     }
 
     public static func success(id: RequestID?, result: some Encodable, elapsed: Duration) -> [UInt8] {
-        line(Success(id: id, result: result, elapsed: seconds(elapsed))) ?? failure(id: id, error: WireError(.internalError, "internal error"), elapsed: elapsed)
+        line(Line(id: id, result: result, error: nil, elapsed: seconds(elapsed))) ?? failure(id: id, error: WireError(.internalError, "internal error"), elapsed: elapsed)
     }
 
     public static func failure(id: RequestID?, error: WireError, elapsed: Duration) -> [UInt8] {
-        line(Failure(id: id, error: error, elapsed: seconds(elapsed))) ?? Array(#"{"id":null,"ok":false,"error":{"code":"internal","message":"internal error"}}"#.utf8) + [0x0A]
+        line(Line<Pong>(id: id, result: nil, error: error, elapsed: seconds(elapsed))) ?? Array(#"{"id":null,"ok":false,"error":{"code":"internal","message":"internal error"}}"#.utf8) + [0x0A]
     }
 
     static func line(_ value: some Encodable) -> [UInt8]? {

@@ -139,6 +139,18 @@ import Testing
         }
     }
 
+    @Test func candidateKeysGeocodeToTheSamePlace() throws {
+        for text in ["6132 NE 34th Ave", "6134 NE 34th Ave", "NE 34th Ave & NE Killingsworth St", "NE Killingsworth St", "97211", "Concordia"] {
+            let c = try #require(try top(text), "\(text)")
+            let again = try #require(try locator.geocode(GeocodeRequest(.key(c.key))).candidates.first, "key \(c.key)")
+            #expect(again.address == c.address)
+            #expect(again.matchType == c.matchType)
+            #expect(abs(again.location.x - c.location.x) < 1e-9 && abs(again.location.y - c.location.y) < 1e-9)
+        }
+        #expect(try locator.geocode(GeocodeRequest(.key("x-1:5"))).candidates.isEmpty)
+        #expect(try locator.geocode(GeocodeRequest(.key("nonsense"))).candidates.isEmpty)
+    }
+
     @Test func suggestKinds() throws {
         let streets = try locator.suggest(SuggestRequest(text: "killingsw")).suggestions
         #expect(streets.contains { $0.type == .street && $0.text.hasPrefix("NE Killingsworth St") })
