@@ -1,4 +1,5 @@
 import LocusCore
+import Synchronization
 
 /// Everything address search needs, derived from an `AddressIndex` (and the polygon layers) when a
 /// search is first made: streets by canonical name, each street's house numbers in order, a word
@@ -36,8 +37,37 @@ public final class AddressSearch: Sendable {
     let streetsByCore: [String: [Int32]]
     /// Streets by their name without middle initials and "Jr" ("cesar chavez" for César E. Chávez).
     let streetsByLooseCore: [String: [Int32]]
-    /// Deletion index over core keys: a deletion → core keys it comes from.
-    let coreDeletions: [String: [String]]
+    /// Deletion indexes for typos, built on the first misspelt query: most runs of the CLI never
+    /// need them, and they are the slowest part to build.
+    private let typoIndexes = Mutex<TypoIndexes?>(nil)
+
+    struct TypoIndexes: Sendable {
+        /// A deletion → the core keys it comes from.
+        var cores: [String: [String]]
+        /// A deletion → the vocabulary words it comes from.
+        var words: [String: [Int32]]
+    }
+
+    var typos: TypoIndexes {
+        typoIndexes.withLock { cached in
+            if let cached { return cached }
+            var cores: [String: [String]] = [:]
+            for key in streetsByCore.keys {
+                for d in EditDistance.deletions(key, depth: EditDistance.allowance(forLength: key.count)) {
+                    cores[d, default: []].append(key)
+                }
+            }
+            var words: [String: [Int32]] = [:]
+            for (i, w) in vocabulary.enumerated() where w.count >= 4 {
+                for d in EditDistance.deletions(w, depth: EditDistance.allowance(forLength: w.count)) {
+                    words[d, default: []].append(Int32(i))
+                }
+            }
+            let built = TypoIndexes(cores: cores, words: words)
+            cached = built
+            return built
+        }
+    }
     /// Address indexes of each street, ordered by number then suffix: `byStreet[streetStart[s] ..< streetStart[s + 1]]`.
     let streetStart: [Int32]
     let byStreet: [Int32]
@@ -46,7 +76,6 @@ public final class AddressSearch: Sendable {
     let vocabulary: [String]
     let postings: [[Int32]]
     let vocabularyIndex: [String: Int32]
-    let tokenDeletions: [String: [Int32]]
     /// Addresses by house number, for suggestions that start with one.
     let byNumber: [Int32: [Int32]]
     let postcodes: [Area]
@@ -83,13 +112,6 @@ public final class AddressSearch: Sendable {
         self.streets = streets
         streetsByCore = byCore
         streetsByLooseCore = byLooseCore
-        var deletions: [String: [String]] = [:]
-        for key in byCore.keys {
-            for d in EditDistance.deletions(key, depth: EditDistance.allowance(forLength: key.count)) {
-                deletions[d, default: []].append(key)
-            }
-        }
-        coreDeletions = deletions
 
         // House numbers per street.
         let points = addresses.points
@@ -112,22 +134,29 @@ public final class AddressSearch: Sendable {
         streetStart = counts
         byStreet = order
 
-        // Streets within cities.
-        var groups: [String: [Int32]] = [:]
+        // Streets within cities: places that share a city and state are one locality.
+        var localityOf: [String: Int32] = [:]
+        var localities: [(city: String, state: String)] = []
+        let placeLocality = addresses.places.map { p -> Int32 in
+            let key = p.city + "\u{1}" + p.state
+            if let id = localityOf[key] { return id }
+            localities.append((p.city, p.state))
+            localityOf[key] = Int32(localities.count - 1)
+            return Int32(localities.count - 1)
+        }
         var numbers: [Int32: [Int32]] = [:]
+        var streetPlaces: [StreetPlace] = []
         for s in 0..<streets.count {
+            var groups: [Int32: [Int32]] = [:]
             for a in order[Int(counts[s])..<Int(counts[s + 1])] {
-                let place = addresses.places[Int(points[Int(a)].place)]
-                groups["\(s)\u{1}\(place.city)\u{1}\(place.state)", default: []].append(a)
+                groups[placeLocality[Int(points[Int(a)].place)], default: []].append(a)
                 numbers[points[Int(a)].number, default: []].append(a)
             }
-        }
-        var streetPlaces: [StreetPlace] = []
-        for key in groups.keys.sorted() {
-            let members = groups[key]!
-            let parts = key.split(separator: "\u{1}", omittingEmptySubsequences: false)
-            streetPlaces.append(StreetPlace(street: Int32(parts[0])!, city: String(parts[1]), state: String(parts[2]),
-                                            count: Int32(members.count), representative: Self.medoid(members, points)))
+            for (locality, members) in groups.sorted(by: { localities[Int($0.key)] < localities[Int($1.key)] }) {
+                let l = localities[Int(locality)]
+                streetPlaces.append(StreetPlace(street: Int32(s), city: l.city, state: l.state,
+                                                count: Int32(members.count), representative: Self.medoid(members, points)))
+            }
         }
         self.streetPlaces = streetPlaces
         byNumber = numbers
@@ -146,16 +175,9 @@ public final class AddressSearch: Sendable {
         for (i, words) in tokenSets.enumerated() {
             for w in words { postings[Int(vocabularyIndex[w]!)].append(Int32(i)) }
         }
-        var tokenDeletions: [String: [Int32]] = [:]
-        for (i, w) in vocabulary.enumerated() where w.count >= 4 {
-            for d in EditDistance.deletions(w, depth: EditDistance.allowance(forLength: w.count)) {
-                tokenDeletions[d, default: []].append(Int32(i))
-            }
-        }
         self.vocabulary = vocabulary
         self.vocabularyIndex = vocabularyIndex
         self.postings = postings
-        self.tokenDeletions = tokenDeletions
 
         // Postcodes and cities as areas.
         func areas(_ key: (AddressIndex.Point) -> String?, detail: (String) -> String) -> [Area] {
@@ -231,8 +253,9 @@ public final class AddressSearch: Sendable {
         guard depth > 0 else { return [] }
         var seen = Set<String>()
         var out: [(String, Int)] = []
+        let index = typos.cores
         for d in EditDistance.deletions(key, depth: depth) {
-            for candidate in coreDeletions[d] ?? [] where seen.insert(candidate).inserted {
+            for candidate in index[d] ?? [] where seen.insert(candidate).inserted {
                 let allowance = EditDistance.allowance(forLength: max(key.count, candidate.count))
                 if allowance > 0, let dist = EditDistance.distance(key, candidate, limit: allowance), dist > 0 {
                     out.append((candidate, dist))
@@ -248,8 +271,9 @@ public final class AddressSearch: Sendable {
         guard depth > 0 else { return [] }
         var seen = Set<Int32>()
         var out: [(Int32, Int)] = []
+        let index = typos.words
         for d in EditDistance.deletions(word, depth: depth) {
-            for w in tokenDeletions[d] ?? [] where seen.insert(w).inserted {
+            for w in index[d] ?? [] where seen.insert(w).inserted {
                 let allowance = EditDistance.allowance(forLength: max(word.count, vocabulary[Int(w)].count))
                 if allowance > 0, let dist = EditDistance.distance(word, vocabulary[Int(w)], limit: allowance), dist > 0 { out.append((w, dist)) }
             }
