@@ -49,8 +49,6 @@ public struct ParsedAddress: Hashable, Sendable {
     public var state: String?
     public var postcode: String?
     public var postcodeExtension: String?
-    /// Tokens that had to be dropped to make sense of the text (an unknown city, say).
-    public var unmatched: [String] = []
 
     public init() {}
 

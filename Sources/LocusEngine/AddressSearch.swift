@@ -85,14 +85,12 @@ public final class AddressSearch: Sendable {
     let placeCityKey: [String]
     /// City tokens and postcode of every place, for matching the end of a typed address.
     let placeTokens: [[String]]
-    let excluded: Set<Int32>
 
     /// - Parameter excluding: address indexes to leave out (the evaluation holds some out to test
     ///   interpolation).
     public init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = []) {
         self.addresses = addresses
         let excluded = Set(excluding.map { Int32($0) })
-        self.excluded = excluded
         let cityNames = Array(Set(addresses.places.map(\.city))).filter { !$0.isEmpty }
         parser = AddressParser(knownCities: cityNames, knownPostcodes: Set(addresses.places.map(\.postcode)))
         placeCityKey = addresses.places.map { AddressText.tokens($0.city).joined(separator: " ") }

@@ -29,8 +29,6 @@ struct ScoredMatch {
     var score: Double
     var matchType: MatchType
     var location: GeoPoint
-    /// The address point behind the match (the representative one for streets and areas).
-    var address: Int32?
     var key: String
     var notes: [String]
     var components: AddressComponents
@@ -130,7 +128,7 @@ extension AddressSearch {
 
     func addressMatch(_ i: Int32, score: Double, type: MatchType, notes: [String]) -> ScoredMatch {
         let p = addresses.points[Int(i)]
-        return ScoredMatch(score: score, matchType: type, location: GeoPoint(x: p.lon, y: p.lat), address: i,
+        return ScoredMatch(score: score, matchType: type, location: GeoPoint(x: p.lon, y: p.lat),
                            key: "a\(i)", notes: notes, components: addresses.components(of: Int(i)))
     }
 
@@ -140,7 +138,7 @@ extension AddressSearch {
         let street = addresses.streets[Int(sp.street)]
         let components = AddressComponents(number: "", street: addresses.streetDisplay[Int(sp.street)], streetFull: street,
                                            city: sp.city, state: sp.state, postcode: "")
-        return ScoredMatch(score: score, matchType: .street, location: GeoPoint(x: rep.lon, y: rep.lat), address: sp.representative,
+        return ScoredMatch(score: score, matchType: .street, location: GeoPoint(x: rep.lon, y: rep.lat),
                            key: "s\(i)", notes: notes, components: components)
     }
 
@@ -156,9 +154,7 @@ extension AddressSearch {
         default:
             break
         }
-        var m = ScoredMatch(score: score, matchType: type, location: area.location, address: nil, key: key, notes: notes, components: components)
-        if type == .neighbourhood { m.components.streetFull = "" }
-        return m
+        return ScoredMatch(score: score, matchType: type, location: area.location, key: key, notes: notes, components: components)
     }
 
     // MARK: Free text
@@ -344,7 +340,7 @@ extension AddressSearch {
         components.number = String(number)
         let (rp, rn) = regionPenalty(q, place: Int32(a.place))
         let score = min(max(0, 100 - penalty - rp - 10), 89)
-        return ScoredMatch(score: score, matchType: .interpolated, location: location, address: below,
+        return ScoredMatch(score: score, matchType: .interpolated, location: location,
                            key: "i\(street):\(number):\(below)", notes: notes + rn + ["house number \(number) interpolated between \(a.number) and \(b.number) (−10)"],
                            components: components)
     }
@@ -365,7 +361,6 @@ extension AddressSearch {
         let first = matchStreets(a).sorted { $0.1 < $1.1 }.prefix(4)
         let second = matchStreets(b).sorted { $0.1 < $1.1 }.prefix(4)
         var out: [ScoredMatch] = []
-        let points = addresses.points
         for (sa, pa, na) in first {
             for (sb, pb, nb) in second where sa != sb {
                 if let m = intersectionMatch(sa, sb, penalty: pa + pb, notes: na + nb, q) { out.append(m) }
@@ -404,7 +399,7 @@ extension AddressSearch {
         let components = AddressComponents(number: "", street: "\(nameA) & \(nameB)",
                                            streetFull: "\(addresses.streets[Int(sa)]) & \(addresses.streets[Int(sb)])",
                                            city: place.city, state: place.state, postcode: place.postcode)
-        return ScoredMatch(score: max(0, 100 - penalty - rp), matchType: .intersection, location: location, address: best.0,
+        return ScoredMatch(score: max(0, 100 - penalty - rp), matchType: .intersection, location: location,
                            key: "x\(sa):\(sb)", notes: notes + rn + ["streets meet within \(Int(best.2.squareRoot())) m"],
                            components: components)
     }

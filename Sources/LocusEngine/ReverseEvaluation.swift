@@ -12,7 +12,6 @@ public struct ReverseEvaluation {
         public var points: Int
         /// Correct answers per method.
         public var correct: [ReverseMethod: Int]
-        public var skipped: Int
     }
 
     public let index: LocusIndex
@@ -84,6 +83,6 @@ public struct ReverseEvaluation {
             }
             correct[method] = n
         }
-        return Report(points: tests.count, correct: correct, skipped: 0)
+        return Report(points: tests.count, correct: correct)
     }
 }

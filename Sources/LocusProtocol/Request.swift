@@ -12,7 +12,7 @@ public enum LocusRequest: Sendable {
     case stats
     case cancel(RequestID)
     case reverse(ReverseRequest, layers: [String])
-    case within(WithinRequest, out: SpatialReference?)
+    case within(WithinRequest)
     case suggest(SuggestRequest, locationReference: SpatialReference)
     case geocode(GeocodeRequest, locationReference: SpatialReference, out: SpatialReference)
 
@@ -114,7 +114,7 @@ public struct RequestDecoder: Sendable {
             (w.location, w.spatialReference) = try a.location("location", required: true)!
             w.layer = try a.string("layer") ?? w.layer
             w.nearestWithin = try a.double("nearest_within")
-            return .within(w, out: try a.wkid("out_wkid"))
+            return .within(w)
         case "suggest":
             guard let text = try a.string("text") else { throw WireError(.invalidArgument, "suggest needs \"text\", a string") }
             var s = SuggestRequest(text: text)

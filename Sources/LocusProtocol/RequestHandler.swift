@@ -58,7 +58,7 @@ public final class RequestHandler {
                     throw WireError(.notFound, "no address within \(r.maxDistance) m of this point")
                 }
                 return ReplyEncoder.success(id: id, result: ReverseReply(address: address, features: features), elapsed: clock.now - start)
-            case .within(let w, _):
+            case .within(let w):
                 return ReplyEncoder.success(id: id, result: try locator.within(w), elapsed: clock.now - start)
             case .suggest(let s, let reference):
                 return ReplyEncoder.success(id: id, result: try locator.suggest(s, near: reference), elapsed: clock.now - start)
