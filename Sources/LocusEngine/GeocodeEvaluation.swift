@@ -123,9 +123,7 @@ public struct GeocodeEvaluation {
         let truth = a.components(of: i)
         guard c.components.number == truth.number, c.components.streetFull == truth.streetFull else { return false }
         let p = a.points[i]
-        let s = LocalMetricScale(latitude: p.lat)
-        let dx = (c.location.x - p.lon) * s.metresPerDegreeX, dy = (c.location.y - p.lat) * s.metresPerDegreeY
-        return (dx * dx + dy * dy).squareRoot() <= 25
+        return GeoPoint(x: c.location.x, y: c.location.y).metres(to: GeoPoint(x: p.lon, y: p.lat)) <= 25
     }
 
     public func run(heldOut: Int = 500) throws(LocusError) -> Report {
@@ -158,10 +156,8 @@ public struct GeocodeEvaluation {
                 continue
             }
             let p = a.points[i]
-            let s = LocalMetricScale(latitude: p.lat)
-            let dx = (top.location.x - p.lon) * s.metresPerDegreeX, dy = (top.location.y - p.lat) * s.metresPerDegreeY
             if top.matchType == .interpolated, top.components.number == c.number, top.components.streetFull == c.streetFull {
-                errors.append((dx * dx + dy * dy).squareRoot())
+                errors.append(GeoPoint(x: top.location.x, y: top.location.y).metres(to: GeoPoint(x: p.lon, y: p.lat)))
                 if Self.isRight(top, a, i) { interpolation.correct += 1 }
             } else if top.matchType == .pointAddress, top.components.number == c.number, top.components.streetFull == c.streetFull {
                 // The same number also exists (another city, another suffix): found, not interpolated.

@@ -113,17 +113,11 @@ public final class Locator {
         let components = addresses.components(of: hit.index)
         // Within a kilometre a plane fitted at the mid-latitude is within a millimetre of the
         // geodesic, at a tenth of its cost; beyond, the geodesic.
-        let metres = hit.planarMetres < 1_000 ? Self.midLatitudeMetres(q, at) : geodesic.distance(q, at)
+        let metres = hit.planarMetres < 1_000 ? q.metres(to: at) : geodesic.distance(q, at)
         let distance = (metres * 10).rounded() / 10
         return ReverseResult(address: components.formatted, components: components,
                              location: try location(at, in: request.outSpatialReference ?? request.spatialReference),
                              distanceMetres: distance, matchType: .pointAddress)
-    }
-
-    public static func midLatitudeMetres(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        let s = LocalMetricScale(latitude: (a.y + b.y) / 2)
-        let dx = (a.x - b.x) * s.metresPerDegreeX, dy = (a.y - b.y) * s.metresPerDegreeY
-        return (dx * dx + dy * dy).squareRoot()
     }
 
     private func searchIndex() throws(LocusError) -> AddressSearch {

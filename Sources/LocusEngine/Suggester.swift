@@ -14,6 +14,23 @@ public struct SuggestRequest: Sendable {
     public init(text: String) { self.text = text }
 }
 
+/// A suggest request with what every candidate's ranking needs worked out once.
+struct SuggestContext {
+    var text: String
+    var maxResults: Int
+    var near: GeoPoint?
+    var extent: Envelope?
+    var nearScale: LocalMetricScale?
+
+    init(_ r: SuggestRequest) {
+        text = r.text
+        maxResults = r.maxResults
+        near = r.near
+        extent = r.extent
+        nearScale = r.near.map { LocalMetricScale(latitude: $0.y) }
+    }
+}
+
 extension AddressSearch {
     /// Suggestions for a search box, from the first character typed.
     ///
@@ -21,7 +38,8 @@ extension AddressSearch {
     /// matching the rest; other text suggests streets (per city), then postcodes, neighbourhoods
     /// and cities. The last word is a prefix; earlier words match whole, or through a typo when
     /// nothing matches exactly.
-    public func suggest(_ request: SuggestRequest) -> [Suggestion] {
+    public func suggest(_ suggestRequest: SuggestRequest) -> [Suggestion] {
+        let request = SuggestContext(suggestRequest)
         let endsWithSpace = request.text.last?.isWhitespace ?? false
         var tokens = AddressText.tokens(request.text)
         tokens.removeAll { $0 == "#" || $0 == "&" || $0 == "@" }
@@ -58,11 +76,10 @@ extension AddressSearch {
 
     /// Lower is better: distance to the bias point in km when there is one, else fewer addresses
     /// (a smaller place) ranks lower.
-    private func rank(_ location: GeoPoint, popularity: Int, _ request: SuggestRequest, quality: Double) -> Double? {
+    private func rank(_ location: GeoPoint, popularity: Int, _ request: SuggestContext, quality: Double) -> Double? {
         if let e = request.extent, !e.contains(x: location.x, y: location.y) { return nil }
         var r = quality * 1_000
-        if let near = request.near {
-            let s = LocalMetricScale(latitude: near.y)
+        if let near = request.near, let s = request.nearScale {
             let dx = (location.x - near.x) * s.metresPerDegreeX, dy = (location.y - near.y) * s.metresPerDegreeY
             r += (dx * dx + dy * dy).squareRoot() / 1_000
         } else {
@@ -74,7 +91,7 @@ extension AddressSearch {
     /// Street places matching every whole word and the prefix. Each word narrows a mark per
     /// street place (how many words it has matched so far), so a one-letter prefix that touches
     /// every street costs one pass over their postings, with no sets built.
-    private func streetSuggestions(words: [String], prefix: String?, _ request: SuggestRequest) -> [(Double, Suggestion)] {
+    private func streetSuggestions(words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
         var constraint: UInt8 = 0
@@ -148,7 +165,7 @@ extension AddressSearch {
 
     /// Addresses with this number whose street, city and postcode account for every word typed
     /// after it, the last one as a prefix.
-    private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestRequest) -> [(Double, Suggestion)] {
+    private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
         for a in list {
@@ -180,7 +197,7 @@ extension AddressSearch {
     }
 
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
-    private func numberOnlySuggestions(_ digits: String, _ request: SuggestRequest) -> [(Double, Suggestion)] {
+    private func numberOnlySuggestions(_ digits: String, _ request: SuggestContext) -> [(Double, Suggestion)] {
         var out: [(Double, Suggestion)] = []
         if let near = request.near {
             // Addresses nearby whose number starts with what has been typed.
@@ -201,7 +218,7 @@ extension AddressSearch {
         return out
     }
 
-    private func postcodeSuggestions(prefix: String, _ request: SuggestRequest) -> [(Double, Suggestion)] {
+    private func postcodeSuggestions(prefix: String, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard prefix.count <= 5 else { return [] }
         return postcodes.filter { $0.name.hasPrefix(prefix) }.compactMap { area in
             rank(area.location, popularity: area.count, request, quality: 0).map { ($0, Suggestion(text: area.detail, type: .postcode, key: "z\(area.name)")) }
@@ -209,7 +226,7 @@ extension AddressSearch {
     }
 
     /// Neighbourhoods and cities whose names match the words and prefix.
-    private func areaSuggestions(words: [String], prefix: String?, _ request: SuggestRequest) -> [(Double, Suggestion)] {
+    private func areaSuggestions(words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         func matches(_ tokens: [String]) -> Bool {
             var rest = tokens[...]
             for w in words {

@@ -77,7 +77,7 @@ public enum ReplyEncoder {
 
     /// Seconds rounded to the microsecond.
     static func seconds(_ d: Duration) -> Double {
-        ((Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1e6).rounded() / 1e6
+        (d.inSeconds * 1e6).rounded() / 1e6
     }
 
     public static func success(id: RequestID?, result: some Encodable, elapsed: Duration) -> [UInt8] {

@@ -47,7 +47,7 @@ struct BenchOptions: ParsableArguments {
             checksum = try body()
             best = min(best, clock.now - start)
         }
-        let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+        let seconds = best.inSeconds
         Output.line(String(format: "%@: %d points in %.3f s = %.0f points/s (best of %d; checksum %d)",
                            label, count, seconds, Double(count) / seconds, repeats, checksum))
     }
@@ -179,7 +179,7 @@ extension Locus.Bench {
                     let start = clock.now
                     let s = search.suggest(r)
                     let d = clock.now - start
-                    latencies.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
+                    latencies.append(d.inSeconds * 1e6)
                     if !s.isEmpty { found += 1 }
                 }
             }
@@ -228,7 +228,7 @@ extension Locus.Bench {
                 }
             }
             let d = clock.now - start
-            let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            let seconds = d.inSeconds
             Output.line(String(format: "geocode: %d queries on %d threads in %.2f s = %.0f queries/s", total, threads, seconds, Double(total) / seconds))
         }
     }

@@ -58,7 +58,7 @@ import Testing
             let c = try #require(try top(text), "\(text)")
             #expect(c.matchType == .intersection)
             // The crossing, as surveyed: NE 34th Ave at NE Killingsworth St.
-            let d = Locator.midLatitudeMetres(GeoPoint(x: c.location.x, y: c.location.y), GeoPoint(x: -122.62945, y: 45.56270))
+            let d = GeoPoint(x: c.location.x, y: c.location.y).metres(to: GeoPoint(x: -122.62945, y: 45.56270))
             #expect(d < 40, "\(text) placed \(d) m from the crossing")
         }
     }
