@@ -14,6 +14,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
@@ -32,18 +36,41 @@ let package = Package(
         ),
         // Protocol v1: request lines decoded and checked into typed requests, replies encoded.
         .target(name: "LocusProtocol", dependencies: ["LocusCore", "LocusEngine"]),
+        // The server (TCP and Unix sockets, SwiftNIO) and the client the CLI and benchmarks use.
+        .target(
+            name: "LocusServer",
+            dependencies: [
+                "LocusCore", "LocusEngine", "LocusProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "locus",
             dependencies: [
-                "LocusCore", "LocusEngine",
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Fixtures live in Tests/Fixtures and are found from the test sources' path; the CLI tests
         // run the `locus` binary built beside the test bundle.
         .testTarget(
             name: "LocusTests",
-            dependencies: ["LocusCore", "LocusEngine", "LocusProtocol", "CSQLite"]
+            dependencies: [
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "CSQLite",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

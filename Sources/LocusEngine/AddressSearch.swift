@@ -48,6 +48,10 @@ public final class AddressSearch: Sendable {
         var words: [String: [Int32]]
     }
 
+    /// Builds what is otherwise built on first use, so that a long-running server's first
+    /// misspelt query is as fast as the rest.
+    public func prepare() { _ = typos }
+
     var typos: TypoIndexes {
         typoIndexes.withLock { cached in
             if let cached { return cached }

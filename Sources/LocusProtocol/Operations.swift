@@ -18,7 +18,11 @@ public struct Operation: Sendable, Codable, Hashable {
         Operation(name: "geocode", syntax: #"{"id":1,"op":"geocode","text":"…"} | "key":"…" | "address":{"number":…,"street":…,"city":…,"postcode":…}; "max_results","location","min_score","out_wkid","explain""#,
                   summary: "Candidates for an address, intersection, street, postcode or area, best first."),
         Operation(name: "cancel", syntax: #"{"id":2,"op":"cancel","request":1}"#, summary: "Cancels a pending request of this connection by its id."),
-        Operation(name: "stats", syntax: #"{"id":1,"op":"stats"}"#, summary: "Counters: requests by op and outcome, connections, uptime."),
+        Operation(name: "stats", syntax: #"{"id":1,"op":"stats"}"#, summary: "Counters: requests by op and outcome, connections, index reloads, uptime."),
+        Operation(name: "auth", syntax: #"{"id":1,"op":"auth","token":"…"}"#,
+                  summary: "Authenticates the connection when the server requires a token; until then only ping and auth are answered."),
+        Operation(name: "reload", syntax: #"{"id":1,"op":"reload","path":"/optional/other.locus"}"#,
+                  summary: "Admin: switches to a new index file (default: the same path, rebuilt); refused unless the server has tokens and the connection authenticated."),
     ]
 
     public static let names = Set(all.map(\.name))

@@ -11,6 +11,8 @@ public enum LocusRequest: Sendable {
     case info
     case stats
     case cancel(RequestID)
+    case auth(token: String)
+    case reload(path: String?)
     case reverse(ReverseRequest, layers: [String])
     case within(WithinRequest)
     case suggest(SuggestRequest, locationReference: SpatialReference)
@@ -22,6 +24,8 @@ public enum LocusRequest: Sendable {
         case .info: "info"
         case .stats: "stats"
         case .cancel: "cancel"
+        case .auth: "auth"
+        case .reload: "reload"
         case .reverse: "reverse"
         case .within: "within"
         case .suggest: "suggest"
@@ -93,6 +97,11 @@ public struct RequestDecoder: Sendable {
                 throw WireError(.invalidArgument, "cancel needs \"request\": the id of the request to cancel")
             }
             return .cancel(target)
+        case "auth":
+            guard let token = try a.string("token") else { throw WireError(.invalidArgument, "auth needs \"token\", a string") }
+            return .auth(token: token)
+        case "reload":
+            return .reload(path: try a.string("path"))
         case "reverse":
             var r = ReverseRequest(location: GeoPoint(x: 0, y: 0))
             (r.location, r.spatialReference) = try a.location("location", required: true)!

@@ -31,14 +31,38 @@ public final class RequestHandler {
 
     /// The reply to an already decoded request.
     public func reply(id: RequestID?, _ request: LocusRequest, started: ContinuousClock.Instant? = nil) -> [UInt8] {
+        answer(id: id, request, started: started).line
+    }
+
+    /// A reply line and its outcome: nil when it succeeded, else the error code it carries.
+    public struct Answer: Sendable {
+        public var line: [UInt8]
+        public var error: WireErrorCode?
+    }
+
+    /// The reply to an already decoded request, with its outcome for the server's counters.
+    public func answer(id: RequestID?, _ request: LocusRequest, started: ContinuousClock.Instant? = nil) -> Answer {
         let start = started ?? clock.now
+        do {
+            return Answer(line: try run(id: id, request, start: start), error: nil)
+        } catch let error as WireError {
+            return Answer(line: ReplyEncoder.failure(id: id, error: error, elapsed: clock.now - start), error: error.code)
+        } catch let error as LocusError {
+            let wire = WireError(error)
+            return Answer(line: ReplyEncoder.failure(id: id, error: wire, elapsed: clock.now - start), error: wire.code)
+        } catch {
+            return Answer(line: ReplyEncoder.failure(id: id, error: WireError(.internalError, "internal error"), elapsed: clock.now - start), error: .internalError)
+        }
+    }
+
+    private func run(id: RequestID?, _ request: LocusRequest, start: ContinuousClock.Instant) throws -> [UInt8] {
         do {
             switch request {
             case .ping:
                 return ReplyEncoder.success(id: id, result: Pong(), elapsed: clock.now - start)
             case .info:
                 return ReplyEncoder.success(id: id, result: LocatorInfo(index: index.metadata), elapsed: clock.now - start)
-            case .stats, .cancel:
+            case .stats, .cancel, .auth, .reload:
                 // Connection-level operations: the server answers these itself.
                 throw WireError(.invalidRequest, "\(request.op) is answered by the server, not the engine")
             case .reverse(let r, let layers):
@@ -65,12 +89,6 @@ public final class RequestHandler {
             case .geocode(let g, let reference, let out):
                 return ReplyEncoder.success(id: id, result: try locator.geocode(g, near: reference, outSpatialReference: out), elapsed: clock.now - start)
             }
-        } catch let error as WireError {
-            return ReplyEncoder.failure(id: id, error: error, elapsed: clock.now - start)
-        } catch let error as LocusError {
-            return ReplyEncoder.failure(id: id, error: WireError(error), elapsed: clock.now - start)
-        } catch {
-            return ReplyEncoder.failure(id: id, error: WireError(.internalError, "internal error"), elapsed: clock.now - start)
         }
     }
 }

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusProtocol
 
 extension Locus {
-    struct Within: ParsableCommand {
+    struct Within: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every polygon of a layer that covers a point, smallest first.",
             discussion: "Example: locus within -122.6296 45.5676"
@@ -17,6 +18,7 @@ extension Locus {
         var nearestWithin: Double?
         @OptionGroup var query: QueryOptions
         @OptionGroup var index: IndexOptions
+        @OptionGroup var server: ServerOptions
 
         func validate() throws {
             if let d = nearestWithin, !(d >= 0 && d <= QueryLimits.maximumDistance) {
@@ -24,25 +26,36 @@ extension Locus {
             }
         }
 
-        func run() throws {
+        func run() async throws {
+            let result: WithinResult
             do {
-                let locator = Locator(index: try index.open(.layers))
-                var request = WithinRequest(location: coordinates.point)
-                request.spatialReference = try SpatialReference(wkid: query.wkid)
-                request.layer = layer
-                request.nearestWithin = nearestWithin
-                let result = try locator.within(request)
-                if query.json { return Output.json(result) }
-                if result.features.isEmpty {
-                    Output.line("no \(layer) polygon covers this point" + (nearestWithin.map { " or lies within \(Self.metres($0))" } ?? ""))
-                    return
+                if server.address != nil {
+                    var arguments: [String: JSONValue] = ["location": .location(coordinates.point, wkid: query.wkid), "layer": .string(layer)]
+                    if let nearestWithin { arguments["nearest_within"] = .number(nearestWithin) }
+                    result = try await server.ask("within", arguments, as: WithinResult.self)
+                } else {
+                    let locator = Locator(index: try index.open(.layers))
+                    var request = WithinRequest(location: coordinates.point)
+                    request.spatialReference = try SpatialReference(wkid: query.wkid)
+                    request.layer = layer
+                    request.nearestWithin = nearestWithin
+                    result = try locator.within(request)
                 }
-                for f in result.features {
-                    let relation = f.relation == .covers ? "" : "  (nearest, \(Self.metres(f.distanceMetres)) away)"
-                    Output.line("\(f.name)  [\(f.layer) id \(f.id)]\(relation)")
-                }
-            } catch let error as LocusError {
+            } catch {
                 throw fail(error, json: query.json)
+            }
+            if query.json { return Output.json(result) }
+            if result.features.isEmpty {
+                Output.line("no \(layer) polygon covers this point" + (nearestWithin.map { " or lies within \(Self.metres($0))" } ?? ""))
+                return
+            }
+            Self.printFeatures(result.features)
+        }
+
+        static func printFeatures(_ features: [FeatureMatch]) {
+            for f in features {
+                let relation = f.relation == .covers ? "" : "  (nearest, \(Self.metres(f.distanceMetres)) away)"
+                Output.line("\(f.name)  [\(f.layer) id \(f.id)]\(relation)")
             }
         }
 
@@ -51,9 +64,9 @@ extension Locus {
         }
     }
 
-    struct Reverse: ParsableCommand {
+    struct Reverse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The street address at a point: the nearest address within a distance.",
+            abstract: "The street address at a point: the address of the lot it fronts, within a distance.",
             discussion: "Example: locus reverse -122.6296 45.5676"
         )
 
@@ -62,8 +75,11 @@ extension Locus {
         var maxDistance: Double = 100
         @Option(help: "frontage: the lot the point stands in front of; nearest: the nearest address point.")
         var method: ReverseMethod = .frontage
+        @Option(name: .long, help: ArgumentHelp("Also name the polygons of this layer covering the point (repeatable): the address and the neighbourhood in one answer.", valueName: "name"))
+        var layer: [String] = []
         @OptionGroup var query: QueryOptions
         @OptionGroup var index: IndexOptions
+        @OptionGroup var server: ServerOptions
 
         func validate() throws {
             guard maxDistance >= 0, maxDistance <= QueryLimits.maximumDistance else {
@@ -71,23 +87,54 @@ extension Locus {
             }
         }
 
-        func run() throws {
+        func run() async throws {
+            let reply: ReverseReply
             do {
-                let locator = Locator(index: try index.open(.addresses))
-                var request = ReverseRequest(location: coordinates.point)
-                request.spatialReference = try SpatialReference(wkid: query.wkid)
-                request.outSpatialReference = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) }
-                request.maxDistance = maxDistance
-                request.method = method
-                guard let result = try locator.reverse(request) else {
-                    throw LocusError(.notFound, "no address within \(Within.metres(maxDistance)) of this point")
+                if server.address != nil {
+                    var arguments: [String: JSONValue] = [
+                        "location": .location(coordinates.point, wkid: query.wkid), "max_distance": .number(maxDistance),
+                        "method": .string(method.rawValue),
+                    ]
+                    if let outWkid = query.outWkid { arguments["out_wkid"] = .number(Double(outWkid)) }
+                    if !layer.isEmpty { arguments["layers"] = .array(layer.map(JSONValue.string)) }
+                    reply = try await server.ask("reverse", arguments, as: ReverseReply.self)
+                } else {
+                    let locator = Locator(index: try index.open(layer.isEmpty ? .addresses : [.addresses, .layers]))
+                    var request = ReverseRequest(location: coordinates.point)
+                    request.spatialReference = try SpatialReference(wkid: query.wkid)
+                    request.outSpatialReference = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) }
+                    request.maxDistance = maxDistance
+                    request.method = method
+                    var features: [FeatureMatch]?
+                    if !layer.isEmpty {
+                        features = []
+                        for name in layer {
+                            var w = WithinRequest(location: coordinates.point)
+                            w.spatialReference = request.spatialReference
+                            w.layer = name
+                            features! += try locator.within(w).features
+                        }
+                    }
+                    let address = try locator.reverse(request)
+                    if address == nil, features == nil {
+                        throw LocusError(.notFound, "no address within \(maxDistance) m of this point")
+                    }
+                    reply = ReverseReply(address: address, features: features)
                 }
-                if query.json { return Output.json(result) }
-                Output.line(result.address)
-                Output.line("  \(result.matchType.rawValue), \(Within.metres(result.distanceMetres)) away, at \(result.location.x), \(result.location.y) (wkid \(result.location.wkid))")
-            } catch let error as LocusError {
+            } catch {
                 throw fail(error, json: query.json)
             }
+            if query.json {
+                if let address = reply.address, reply.features == nil { return Output.json(address) }
+                return Output.json(reply)
+            }
+            if let result = reply.address {
+                Output.line(result.address)
+                Output.line("  \(result.matchType.rawValue), \(Within.metres(result.distanceMetres)) away, at \(result.location.x), \(result.location.y) (wkid \(result.location.wkid))")
+            } else {
+                Output.line("no address within \(Within.metres(maxDistance)) of this point")
+            }
+            Within.printFeatures(reply.features ?? [])
         }
     }
 }

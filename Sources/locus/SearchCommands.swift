@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusProtocol
 
 /// "LON,LAT" as an option value.
 struct PointOption: ExpressibleByArgument {
@@ -24,7 +25,7 @@ struct EnvelopeOption: ExpressibleByArgument {
 }
 
 extension Locus {
-    struct Suggest: ParsableCommand {
+    struct Suggest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Suggestions for what has been typed so far: addresses, streets, postcodes, neighbourhoods.",
             discussion: "Example: locus suggest \"6132 ne 34\" --near=-122.63,45.57"
@@ -40,29 +41,40 @@ extension Locus {
         var extent: EnvelopeOption?
         @OptionGroup var query: QueryOptions
         @OptionGroup var index: IndexOptions
+        @OptionGroup var server: ServerOptions
 
         func validate() throws {
             guard (1...50).contains(max) else { throw ValidationError("--max must be 1 … 50") }
         }
 
-        func run() throws {
+        func run() async throws {
+            let result: SuggestResult
             do {
-                let locator = Locator(index: try index.open(.search))
-                var request = SuggestRequest(text: text.joined(separator: " "))
-                request.maxResults = max
-                request.near = near?.point
-                request.extent = extent?.envelope
-                let result = try locator.suggest(request, near: try SpatialReference(wkid: query.wkid))
-                if query.json { return Output.json(result) }
-                if result.suggestions.isEmpty { Output.line("no suggestions") }
-                for s in result.suggestions { Output.line("\(s.text)  [\(s.type.rawValue), key \(s.key)]") }
-            } catch let error as LocusError {
+                if server.address != nil {
+                    var arguments: [String: JSONValue] = ["text": .string(text.joined(separator: " ")), "max_results": .number(Double(max))]
+                    if let near { arguments["location"] = .location(near.point, wkid: query.wkid) }
+                    if let e = extent?.envelope {
+                        arguments["extent"] = .object(["xmin": .number(e.minX), "ymin": .number(e.minY), "xmax": .number(e.maxX), "ymax": .number(e.maxY)])
+                    }
+                    result = try await server.ask("suggest", arguments, as: SuggestResult.self)
+                } else {
+                    let locator = Locator(index: try index.open(.search))
+                    var request = SuggestRequest(text: text.joined(separator: " "))
+                    request.maxResults = max
+                    request.near = near?.point
+                    request.extent = extent?.envelope
+                    result = try locator.suggest(request, near: try SpatialReference(wkid: query.wkid))
+                }
+            } catch {
                 throw fail(error, json: query.json)
             }
+            if query.json { return Output.json(result) }
+            if result.suggestions.isEmpty { Output.line("no suggestions") }
+            for s in result.suggestions { Output.line("\(s.text)  [\(s.type.rawValue), key \(s.key)]") }
         }
     }
 
-    struct Geocode: ParsableCommand {
+    struct Geocode: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Locate an address, intersection, street, postcode or neighbourhood.",
             discussion: """
@@ -85,6 +97,7 @@ extension Locus {
         @Flag(help: "Say why each candidate scored what it did.") var explain = false
         @OptionGroup var query: QueryOptions
         @OptionGroup var index: IndexOptions
+        @OptionGroup var server: ServerOptions
 
         var fieldsGiven: Bool { [number, street, city, postcode].contains { $0 != nil } }
 
@@ -95,32 +108,51 @@ extension Locus {
             guard (0...100).contains(minScore) else { throw ValidationError("--min-score must be 0 … 100") }
         }
 
-        func run() throws {
+        func run() async throws {
+            let result: GeocodeResult
             do {
-                let locator = Locator(index: try index.open(.search))
-                let input: GeocodeRequest.Input
-                if let key { input = .key(key) } else if fieldsGiven {
-                    input = .fields(number: number, street: street, city: city, postcode: postcode)
+                if server.address != nil {
+                    var arguments: [String: JSONValue] = [
+                        "max_results": .number(Double(max)), "min_score": .number(minScore), "explain": .bool(explain),
+                        "out_wkid": .number(Double(query.outWkid ?? query.wkid)),
+                    ]
+                    if let key { arguments["key"] = .string(key) } else if fieldsGiven {
+                        var fields: [String: JSONValue] = [:]
+                        for (name, value) in [("number", number), ("street", street), ("city", city), ("postcode", postcode)] {
+                            if let value { fields[name] = .string(value) }
+                        }
+                        arguments["address"] = .object(fields)
+                    } else {
+                        arguments["text"] = .string(text.joined(separator: " "))
+                    }
+                    if let near { arguments["location"] = .location(near.point, wkid: query.wkid) }
+                    result = try await server.ask("geocode", arguments, as: GeocodeResult.self)
                 } else {
-                    input = .text(text.joined(separator: " "))
+                    let locator = Locator(index: try index.open(.search))
+                    let input: GeocodeRequest.Input
+                    if let key { input = .key(key) } else if fieldsGiven {
+                        input = .fields(number: number, street: street, city: city, postcode: postcode)
+                    } else {
+                        input = .text(text.joined(separator: " "))
+                    }
+                    var request = GeocodeRequest(input)
+                    request.maxResults = max
+                    request.near = near?.point
+                    request.minScore = minScore
+                    request.explain = explain
+                    let inSR = try SpatialReference(wkid: query.wkid)
+                    let outSR = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) } ?? inSR
+                    result = try locator.geocode(request, near: inSR, outSpatialReference: outSR)
                 }
-                var request = GeocodeRequest(input)
-                request.maxResults = max
-                request.near = near?.point
-                request.minScore = minScore
-                request.explain = explain
-                let inSR = try SpatialReference(wkid: query.wkid)
-                let outSR = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) } ?? inSR
-                let result = try locator.geocode(request, near: inSR, outSpatialReference: outSR)
-                if query.json { return Output.json(result) }
-                if result.candidates.isEmpty { Output.line("no candidates") }
-                for c in result.candidates {
-                    Output.line("\(String(format: "%5.1f", c.score))  \(c.address)  [\(c.matchType.rawValue)]\(c.unit.map { "  unit: \($0)" } ?? "")")
-                    Output.line("       at \(c.location.x), \(c.location.y) (wkid \(c.location.wkid)), key \(c.key)")
-                    for note in c.explain ?? [] { Output.line("       · \(note)") }
-                }
-            } catch let error as LocusError {
+            } catch {
                 throw fail(error, json: query.json)
+            }
+            if query.json { return Output.json(result) }
+            if result.candidates.isEmpty { Output.line("no candidates") }
+            for c in result.candidates {
+                Output.line("\(String(format: "%5.1f", c.score))  \(c.address)  [\(c.matchType.rawValue)]\(c.unit.map { "  unit: \($0)" } ?? "")")
+                Output.line("       at \(c.location.x), \(c.location.y) (wkid \(c.location.wkid)), key \(c.key)")
+                for note in c.explain ?? [] { Output.line("       · \(note)") }
             }
         }
     }

@@ -1,0 +1,150 @@
+import Foundation
+import LocusCore
+import LocusProtocol
+import NIOCore
+import NIOConcurrencyHelpers
+import NIOPosix
+
+/// A reply as a client reads it.
+public struct ClientReply: Decodable, Sendable {
+    public var id: RequestID?
+    public var ok: Bool
+    public var result: JSONValue?
+    public var error: WireError?
+
+    /// The result, decoded into `T`, or the server's error thrown.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if let error { throw error }
+        let data = try JSONEncoder().encode(result ?? .null)
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+}
+
+/// Why a client could not get an answer at all (as opposed to an error reply).
+public struct LocusClientError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
+/// A protocol v1 client on one connection: requests may be sent concurrently; they are pipelined
+/// and each reply is matched to its request by id.
+public final class LocusClient: Sendable {
+    private let channel: any Channel
+    private let handler: NIOLoopBound<ReplyMatcher>
+    private let nextID = NIOLockedCounter()
+
+    private init(channel: any Channel, handler: NIOLoopBound<ReplyMatcher>) {
+        self.channel = channel
+        self.handler = handler
+    }
+
+    /// Connects, and authenticates with `token` when one is given.
+    public static func connect(to address: ListenAddress, token: String? = nil,
+                               group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> LocusClient {
+        let bootstrap = ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    // Replies can be long (info, many candidates): allow far more than a request.
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: 64 << 20)))
+                    try channel.pipeline.syncOperations.addHandler(ReplyMatcher())
+                }
+            }
+        let channel: any Channel
+        do {
+            switch address {
+            case .tcp(let host, let port):
+                channel = try await bootstrap.channelOption(.tcpOption(.tcp_nodelay), value: 1).connect(host: host, port: port).get()
+            case .unix(let path):
+                channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
+            }
+        } catch {
+            throw LocusClientError(description: "cannot connect to \(address): \(error)")
+        }
+        let matcher = try await channel.eventLoop.submit {
+            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ReplyMatcher.self), eventLoop: channel.eventLoop)
+        }.get()
+        let client = LocusClient(channel: channel, handler: matcher)
+        if let token {
+            let reply = try await client.send(op: "auth", ["token": .string(token)])
+            if let error = reply.error { throw error }
+        }
+        return client
+    }
+
+    /// Sends one request (an `id` is added) and waits for its reply.
+    public func send(op: String, _ arguments: [String: JSONValue] = [:]) async throws -> ClientReply {
+        let id = nextID.next()
+        var object = arguments
+        object["id"] = .number(Double(id))
+        object["op"] = .string(op)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var line = try encoder.encode(JSONValue.object(object))
+        line.append(0x0A)
+        return try await send(id: id, line: line)
+    }
+
+    /// Sends one request line, which must carry `"id": id`, and waits for its reply.
+    public func send(id: Int, line: Data) async throws -> ClientReply {
+        let promise = channel.eventLoop.makePromise(of: ClientReply.self)
+        let handler = self.handler
+        let channel = self.channel
+        channel.eventLoop.execute {
+            handler.value.expect(id: id, promise)
+            channel.writeAndFlush(channel.allocator.buffer(bytes: line), promise: nil)
+        }
+        return try await promise.futureResult.get()
+    }
+
+    public func close() async {
+        try? await channel.close()
+    }
+}
+
+/// A thread-safe counter for request ids.
+final class NIOLockedCounter: Sendable {
+    private let value = NIOLockedValueBox(0)
+    func next() -> Int { value.withLockedValue { $0 += 1; return $0 } }
+}
+
+/// Matches reply lines to waiting requests by id.
+final class ReplyMatcher: ChannelInboundHandler {
+    typealias InboundIn = RequestLine
+    private var waiting: [Int: EventLoopPromise<ClientReply>] = [:]
+    private var closedError: LocusClientError?
+
+    func expect(id: Int, _ promise: EventLoopPromise<ClientReply>) {
+        if let closedError { return promise.fail(closedError) }
+        waiting[id] = promise
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .line(let buffer) = unwrapInboundIn(data) else { return }
+        guard let reply = try? JSONDecoder().decode(ClientReply.self, from: Data(buffer.readableBytesView)) else {
+            return failAll(LocusClientError(description: "the server sent a line that is not a protocol reply"))
+        }
+        if case .number(let d)? = reply.id, let promise = waiting.removeValue(forKey: Int(d)) {
+            promise.succeed(reply)
+        } else if reply.id == nil || reply.id == .null, let error = reply.error {
+            // An error about the connection (too large, overloaded): it answers everything waiting.
+            for (_, p) in waiting { p.succeed(reply) }
+            waiting.removeAll()
+            closedError = LocusClientError(description: "\(error.code.rawValue): \(error.message)")
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        failAll(LocusClientError(description: "the server closed the connection"))
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failAll(LocusClientError(description: "connection error: \(error)"))
+        context.close(promise: nil)
+    }
+
+    private func failAll(_ error: LocusClientError) {
+        if closedError == nil { closedError = error }
+        for (_, p) in waiting { p.fail(error) }
+        waiting.removeAll()
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import LocusCore
+import LocusProtocol
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOPosix
+import ServiceLifecycle
+import UnixSignals
+
+/// The Locus server: protocol v1 over TCP and Unix sockets at once, as a `Service`.
+///
+/// Graceful shutdown (SIGTERM/SIGINT through a `ServiceGroup`, or `shutdown()`): stop accepting,
+/// stop reading new requests, answer every request already read, close, return. SIGHUP reloads
+/// the index (see `ServingIndex`).
+public final class LocusServer: Service, Sendable {
+    public let configuration: ServerConfiguration
+    public let index: ServingIndex
+    public let stats = ServerStats()
+    private let logger: Logger
+    private let group: MultiThreadedEventLoopGroup
+    private let onRunning: @Sendable ([ListenAddress]) async -> Void
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var listeners: [(channel: any Channel, quiesce: ServerQuiescingHelper, done: EventLoopPromise<Void>)] = []
+        var shutdownStarted = false
+        var bound: [ListenAddress] = []
+    }
+
+    /// - Parameter onRunning: called once every listener is bound, with the addresses as bound
+    ///   (a TCP port 0 replaced by the port the system chose).
+    public init(configuration: ServerConfiguration, index: ServingIndex, logger: Logger,
+                onRunning: @escaping @Sendable ([ListenAddress]) async -> Void = { _ in }) {
+        self.configuration = configuration
+        self.index = index
+        self.logger = logger
+        self.onRunning = onRunning
+        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+    }
+
+    /// The addresses listened on, once `run` has bound them.
+    public var boundAddresses: [ListenAddress] { state.withLockedValue { $0.bound } }
+
+    public func run() async throws {
+        let problems = configuration.problems()
+        guard problems.isEmpty else { throw LocusError(.invalidArgument, problems.joined(separator: "; ")) }
+        let context = ServerContext(configuration: configuration, index: index, stats: stats, logger: logger)
+        do {
+            for address in configuration.listen {
+                try await listen(on: address, context)
+            }
+        } catch {
+            shutdown()
+            try? await waitForListenersToClose()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        let bound = boundAddresses
+        logger.info("listening", metadata: [
+            "addresses": "\(bound.map(\.description).joined(separator: " "))",
+            "index": "\(index.generation.index.path)", "generation": "\(index.generation.number)",
+            "auth": "\(configuration.tokens.isEmpty ? "none" : "token")",
+        ])
+        // Typo indexes are otherwise built by the first misspelt query; build them now, while
+        // the server already answers everything else.
+        let search = index.generation.index.search
+        DispatchQueue.global().async { search?.prepare() }
+        await onRunning(bound)
+
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withTaskGroup(of: Void.self) { tasks in
+                    if configuration.reloadOnHangup {
+                        tasks.addTask { await self.reloadOnHangup(context) }
+                    }
+                    try? await self.waitForListenersToClose()
+                    tasks.cancelAll()
+                }
+            } onGracefulShutdown: {
+                self.shutdown()
+            }
+        } onCancel: {
+            self.shutdown()
+        }
+        for case .unix(let path) in bound { try? FileManager.default.removeItem(atPath: path) }
+        try await group.shutdownGracefully()
+        logger.info("stopped")
+    }
+
+    /// Starts a graceful shutdown: no new connections, no new requests; what has been read is
+    /// answered; `run` returns when every connection has closed.
+    public func shutdown() {
+        let listeners = state.withLockedValue { s -> [(any Channel, ServerQuiescingHelper, EventLoopPromise<Void>)] in
+            guard !s.shutdownStarted else { return [] }
+            s.shutdownStarted = true
+            return s.listeners.map { ($0.channel, $0.quiesce, $0.done) }
+        }
+        if !listeners.isEmpty { logger.info("shutting down: answering requests in flight") }
+        for (_, quiesce, done) in listeners { quiesce.initiateShutdown(promise: done) }
+    }
+
+    private func waitForListenersToClose() async throws {
+        let done = state.withLockedValue { $0.listeners.map(\.done.futureResult) }
+        for f in done { try await f.get() }
+    }
+
+    private func reloadOnHangup(_ context: ServerContext) async {
+        for await _ in await UnixSignalsSequence(trapping: .sighup) {
+            logger.info("SIGHUP: reloading the index")
+            _ = try? await context.reload(path: nil, on: group.next(), reason: "SIGHUP").get()
+        }
+    }
+
+    private func listen(on address: ListenAddress, _ context: ServerContext) async throws {
+        let quiesce = ServerQuiescingHelper(group: group)
+        let configuration = self.configuration
+        let stats = self.stats
+        var bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    guard stats.admitConnection(limit: configuration.maximumConnections) else {
+                        try pipeline.addHandler(RefusedConnectionHandler(limit: configuration.maximumConnections))
+                        return
+                    }
+                    channel.closeFuture.whenComplete { _ in stats.connectionClosed() }
+                    try pipeline.addHandler(IdleStateHandler(allTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000))))
+                    try pipeline.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: configuration.maximumLineBytes)))
+                    try pipeline.addHandler(ConnectionHandler(server: context, allocator: channel.allocator))
+                }
+            }
+        let channel: any Channel
+        do {
+            switch address {
+            case .tcp(let host, let port):
+                // Replies are written a batch at a time; Nagle would only hold them back.
+                bootstrap = bootstrap.childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+                channel = try await bootstrap.bind(host: host, port: port).get()
+            case .unix(let path):
+                channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
+            }
+        } catch {
+            throw LocusError(.invalidArgument, "cannot listen on \(address): \(error)")
+        }
+        var bound = address
+        if case .tcp(let host, _) = address, let port = channel.localAddress?.port { bound = .tcp(host: host, port: port) }
+        let done = group.next().makePromise(of: Void.self)
+        state.withLockedValue {
+            $0.listeners.append((channel, quiesce, done))
+            $0.bound.append(bound)
+        }
+    }
+}

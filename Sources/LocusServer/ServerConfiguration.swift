@@ -1,0 +1,103 @@
+import NIOCore
+import LocusProtocol
+
+/// Where the server listens: `tcp://HOST:PORT` or `unix:/path/to/socket`.
+public enum ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    case tcp(host: String, port: Int)
+    case unix(path: String)
+
+    /// Parses `tcp://127.0.0.1:7878`, `tcp://[::1]:7878`, `unix:/run/locus.sock` (also `unix:///run/locus.sock`).
+    public init?(_ text: String) {
+        if text.hasPrefix("unix:") {
+            var path = String(text.dropFirst("unix:".count))
+            if path.hasPrefix("//") { path = String(path.dropFirst(2)) }
+            guard !path.isEmpty, path.utf8.count < 104 else { return nil }  // sun_path holds 104–108 bytes
+            self = .unix(path: path)
+            return
+        }
+        guard text.hasPrefix("tcp://") else { return nil }
+        let rest = text.dropFirst("tcp://".count)
+        let host: Substring, portText: Substring
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            guard after.hasPrefix(":") else { return nil }
+            portText = after.dropFirst()
+        } else {
+            guard let colon = rest.lastIndex(of: ":") else { return nil }
+            host = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else { return nil }
+        self = .tcp(host: String(host), port: port)
+    }
+
+    public var description: String {
+        switch self {
+        case .tcp(let host, let port): host.contains(":") ? "tcp://[\(host)]:\(port)" : "tcp://\(host):\(port)"
+        case .unix(let path): "unix:\(path)"
+        }
+    }
+
+    /// True for a Unix socket or a TCP address only this machine can reach.
+    public var isLocalOnly: Bool {
+        switch self {
+        case .unix: true
+        case .tcp(let host, _): host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+    }
+}
+
+/// Everything `locus serve` can be told. Every field has a default that is safe on a laptop and
+/// sane in production.
+public struct ServerConfiguration: Sendable {
+    /// Addresses to listen on, all at once. Default: `tcp://127.0.0.1:7878`.
+    public var listen: [ListenAddress] = [.tcp(host: "127.0.0.1", port: 7878)]
+    /// Event-loop threads; each answers its connections' requests itself. Default: one per core.
+    public var threads: Int = System.coreCount
+    /// Longest request line in bytes; a longer one is answered `too_large` and the connection
+    /// closed, since the rest of the line cannot be told from the next request. Default 64 KiB.
+    public var maximumLineBytes: Int = 65_536
+    /// Requests one connection may have read but not yet answered. Beyond it the server stops
+    /// reading that connection (TCP backpressure) instead of queueing without bound. Default 128.
+    public var maximumInFlightPerConnection: Int = 128
+    /// Open connections; one more is answered `overloaded` and closed. Default 1,024.
+    public var maximumConnections: Int = 1_024
+    /// A request not started within this many seconds of being read is answered `timeout`
+    /// instead of run. Default 5 s.
+    public var requestTimeout: Double = 5
+    /// A connection with nothing read or written for this many seconds is closed. Default 300 s.
+    public var idleTimeout: Double = 300
+    /// Shared-secret tokens; when any is set, a connection must send `auth` with one of them
+    /// before anything but `ping`. Default: none.
+    public var tokens: [String] = []
+    /// Lets the server listen beyond loopback without tokens. Default false: a TCP address other
+    /// than 127.0.0.0/8 or ::1 without tokens is refused at start.
+    public var allowUnauthenticatedRemote: Bool = false
+    /// Failed `auth` attempts after which a connection is closed. Default 3.
+    public var maximumFailedAuthentications: Int = 3
+    /// Reload the index when the process receives SIGHUP. Default true; tests running several
+    /// servers in one process turn it off.
+    public var reloadOnHangup: Bool = true
+    /// Limits on single requests (line length is taken from `maximumLineBytes`).
+    public var requestLimits: RequestLimits = RequestLimits()
+
+    public init() {}
+
+    /// The configuration's own contradictions, as messages for the user; empty when usable.
+    public func problems() -> [String] {
+        var out: [String] = []
+        if listen.isEmpty { out.append("give at least one --listen address") }
+        if threads < 1 { out.append("threads must be at least 1") }
+        if maximumLineBytes < 1_024 { out.append("the line limit must be at least 1024 bytes") }
+        if maximumInFlightPerConnection < 1 { out.append("in-flight requests per connection must be at least 1") }
+        if maximumConnections < 1 { out.append("connections must be at least 1") }
+        if !(requestTimeout > 0) { out.append("the request timeout must be positive") }
+        if !(idleTimeout > 0) { out.append("the idle timeout must be positive") }
+        if tokens.contains(where: { $0.isEmpty }) { out.append("a token must not be empty") }
+        if tokens.isEmpty, !allowUnauthenticatedRemote, let open = listen.first(where: { !$0.isLocalOnly }) {
+            out.append("\(open) is reachable beyond this machine: give a token (--token-file or LOCUS_TOKEN), or say --allow-unauthenticated")
+        }
+        return out
+    }
+}

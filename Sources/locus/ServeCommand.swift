@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import LocusCore
+import LocusEngine
+import LocusServer
+import Logging
+import ServiceLifecycle
+
+extension Locus {
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve protocol v1 (line-delimited JSON, see PROTOCOL.md) over TCP and Unix sockets.",
+            discussion: """
+            Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock
+            SIGTERM or SIGINT: stop accepting, answer what is in flight, exit 0.
+            SIGHUP: reload the index file (rebuilt and renamed into place); a bad file is refused
+            and the current index keeps serving.
+            """
+        )
+
+        @Option(name: .long, help: ArgumentHelp("Listen here; repeatable: tcp://HOST:PORT or unix:/path. Default tcp://127.0.0.1:7878.", valueName: "url"))
+        var listen: [String] = []
+        @Option(help: "Event-loop threads. Default: one per core.") var threads: Int?
+        @Option(help: "Longest request line in bytes.") var maxLineBytes: Int = 65_536
+        @Option(help: "Requests one connection may have outstanding before the server stops reading it.") var maxInFlight: Int = 128
+        @Option(help: "Open connections before new ones are refused as overloaded.") var maxConnections: Int = 1_024
+        @Option(help: "Seconds a request may wait before it is answered 'timeout'.") var requestTimeout: Double = 5
+        @Option(help: "Seconds of silence before a connection is closed.") var idleTimeout: Double = 300
+        @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
+        var tokenFile: String?
+        @Flag(help: "Allow listening beyond loopback without a token.") var allowUnauthenticated = false
+        @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
+        @OptionGroup var index: IndexOptions
+
+        func validate() throws {
+            for l in listen where ListenAddress(l) == nil {
+                throw ValidationError("--listen must be tcp://HOST:PORT or unix:/path, got '\(l)'")
+            }
+            guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be trace, debug, info, notice, warning or error") }
+            if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        }
+
+        func configuration() throws -> ServerConfiguration {
+            var c = ServerConfiguration()
+            if !listen.isEmpty { c.listen = listen.compactMap(ListenAddress.init) }
+            if let threads { c.threads = threads }
+            c.maximumLineBytes = maxLineBytes
+            c.maximumInFlightPerConnection = maxInFlight
+            c.maximumConnections = maxConnections
+            c.requestTimeout = requestTimeout
+            c.idleTimeout = idleTimeout
+            if let tokenFile {
+                do { c.tokens = try AccessTokens.read(file: tokenFile) } catch {
+                    throw ValidationError("cannot read the token file \(tokenFile)")
+                }
+                guard !c.tokens.isEmpty else { throw ValidationError("the token file \(tokenFile) holds no token") }
+            } else if let token = ProcessInfo.processInfo.environment["LOCUS_TOKEN"], !token.isEmpty {
+                c.tokens = [token]
+            }
+            c.allowUnauthenticatedRemote = allowUnauthenticated
+            let problems = c.problems()
+            guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+            return c
+        }
+
+        func run() async throws {
+            let config = try configuration()
+            var logger = Logger(label: "locus")
+            logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+            let clock = ContinuousClock()
+            let start = clock.now
+            let opened: LocusIndex
+            do { opened = try index.open(.all) } catch let e as LocusError { throw fail(e, json: false) }
+            let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds)
+            let server = LocusServer(configuration: config, index: serving, logger: logger)
+            let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            do {
+                try await group.run()
+            } catch let e as LocusError {
+                throw fail(e, json: false)
+            }
+        }
+    }
+}
