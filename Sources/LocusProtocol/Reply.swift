@@ -59,49 +59,80 @@ public struct Pong: Encodable, Sendable {
     public init() {}
 }
 
-/// Encodes replies: `{"id":…,"ok":true,"result":{…},"elapsed":…}` or
-/// `{"id":…,"ok":false,"error":{"code":…,"message":…},"elapsed":…}`, one line each.
+/// Encodes replies, one line each: `{"id":…,"ok":true,"result":{…},"elapsed":…}` or
+/// `{"id":…,"ok":false,"error":{"code":…,"message":…},"elapsed":…}`.
 public enum ReplyEncoder {
-    /// One reply line: `result` on success, `error` on failure, never both.
-    struct Line<T: Encodable>: Encodable {
-        var id: RequestID?
-        var result: T?
-        var error: WireError?
-        var elapsed: Double
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            if let id { try c.encode(id, forKey: .id) } else { try c.encodeNil(forKey: .id) }
-            try c.encode(error == nil, forKey: .ok)
-            if let result { try c.encode(result, forKey: .result) }
-            if let error { try c.encode(error, forKey: .error) }
-            try c.encode(elapsed, forKey: .elapsed)
-        }
-    }
-
-    enum Keys: String, CodingKey { case id, ok, result, error, elapsed }
-
-    static func encoder() -> JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }
-
     /// Seconds rounded to the microsecond.
     static func seconds(_ d: Duration) -> Double {
         (d.inSeconds * 1e6).rounded() / 1e6
     }
 
     public static func success(id: RequestID?, result: some Encodable, elapsed: Duration) -> [UInt8] {
-        line(Line(id: id, result: result, error: nil, elapsed: seconds(elapsed))) ?? failure(id: id, error: WireError(.internalError, "internal error"), elapsed: elapsed)
+        var out = JSONBytes(bytes: [])
+        out.bytes.reserveCapacity(512)
+        head(id, ok: true, &out)
+        out.append(#","result":"#)
+        if let w = result as? any JSONLineWritable {
+            w.writeJSON(&out)
+        } else {
+            let sink = ByteSink(bytes: [])
+            swap(&sink.out, &out)
+            do {
+                try sink.write(result, codingPath: [])
+            } catch {
+                return failure(id: id, error: WireError(.internalError, "internal error"), elapsed: elapsed)
+            }
+            swap(&sink.out, &out)
+        }
+        tail(elapsed, &out)
+        return out.bytes
     }
 
     public static func failure(id: RequestID?, error: WireError, elapsed: Duration) -> [UInt8] {
-        line(Line<Pong>(id: id, result: nil, error: error, elapsed: seconds(elapsed))) ?? Array(#"{"id":null,"ok":false,"error":{"code":"internal","message":"internal error"}}"#.utf8) + [0x0A]
+        var out = JSONBytes(bytes: [])
+        out.bytes.reserveCapacity(160)
+        head(id, ok: false, &out)
+        out.append(#","error":{"code":"#)
+        out.writeString(error.code.rawValue)
+        out.append(#","message":"#)
+        out.writeString(error.message)
+        out.append("}")
+        tail(elapsed, &out)
+        return out.bytes
     }
 
-    static func line(_ value: some Encodable) -> [UInt8]? {
-        guard let data = try? encoder().encode(value) else { return nil }
-        return Array(data) + [0x0A]
+    private static func head(_ id: RequestID?, ok: Bool, _ out: inout JSONBytes) {
+        out.append(#"{"id":"#)
+        if let id { id.writeJSON(&out) } else { out.append("null") }
+        out.append(ok ? #","ok":true"# : #","ok":false"#)
+    }
+
+    private static func tail(_ elapsed: Duration, _ out: inout JSONBytes) {
+        out.append(#","elapsed":"#)
+        out.writeDouble(seconds(elapsed))
+        out.append("}\n")
+    }
+}
+
+extension JSONValue: JSONLineWritable {
+    func writeJSON(_ out: inout JSONBytes) {
+        switch self {
+        case .null: out.append("null")
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .number(let d): out.writeDouble(d)
+        case .string(let s): out.writeString(s)
+        case .array(let a): a.writeJSON(&out)
+        case .object(let o):
+            out.append("{")
+            var first = true
+            for (k, v) in o {
+                if !first { out.append(",") }
+                first = false
+                out.writeString(k)
+                out.append(":")
+                v.writeJSON(&out)
+            }
+            out.append("}")
+        }
     }
 }

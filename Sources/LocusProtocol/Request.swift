@@ -52,18 +52,22 @@ public struct RequestDecoder: Sendable {
     public init(limits: RequestLimits = RequestLimits()) { self.limits = limits }
 
     public func decode(_ line: some Collection<UInt8>) -> Result<(id: RequestID?, request: LocusRequest), RequestFailure> {
-        guard line.count <= limits.maximumLineBytes else {
+        if let r = line.withContiguousStorageIfAvailable({ decode(UnsafeRawBufferPointer($0)) }) { return r }
+        return Array(line).withUnsafeBytes { decode($0) }
+    }
+
+    public func decode(_ bytes: UnsafeRawBufferPointer) -> Result<(id: RequestID?, request: LocusRequest), RequestFailure> {
+        guard bytes.count <= limits.maximumLineBytes else {
             return .failure(RequestFailure(id: nil, error: WireError(.tooLarge, "request line is longer than \(limits.maximumLineBytes) bytes")))
         }
-        let bytes = Array(line)
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard Self.isValidUTF8(bytes) else {
             return .failure(RequestFailure(id: nil, error: WireError(.invalidJSON, "request line is not valid UTF-8")))
         }
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            value = try JSONParser.parse(bytes)
         } catch {
-            return .failure(RequestFailure(id: nil, error: WireError(.invalidJSON, "request line is not valid JSON")))
+            return .failure(RequestFailure(id: nil, error: WireError(.invalidJSON, "request line is not valid JSON: \(error.message) at byte \(error.offset)")))
         }
         guard case .object(let object) = value else {
             return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "a request is one JSON object, got \(value.typeName)")))
@@ -164,6 +168,24 @@ public struct RequestDecoder: Sendable {
             return .geocode(g, locationReference: reference, out: try a.wkid("out_wkid") ?? .wgs84)
         default:
             throw WireError(.unknownOp, "unknown op \"\(op.prefix(40))\" (ops: \(Operation.all.map(\.name).joined(separator: ", ")))")
+        }
+    }
+}
+
+extension RequestDecoder {
+    /// Most lines are ASCII; only the others need the full check.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ascii = true
+        for b in bytes where b >= 0x80 { ascii = false; break }
+        if ascii { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ import NIOCore
 import NIOExtras
 
 /// What every connection of one server shares.
-final class ServerContext: Sendable {
+public final class ServerContext: Sendable {
     let configuration: ServerConfiguration
     let index: ServingIndex
     let stats: ServerStats
@@ -16,7 +16,7 @@ final class ServerContext: Sendable {
     /// Reloads block for about a second; they run here, one at a time, never on an event loop.
     let reloadQueue = DispatchQueue(label: "locus.reload")
 
-    init(configuration: ServerConfiguration, index: ServingIndex, stats: ServerStats, logger: Logger) {
+    public init(configuration: ServerConfiguration, index: ServingIndex, stats: ServerStats, logger: Logger) {
         self.configuration = configuration
         self.index = index
         self.stats = stats
@@ -59,10 +59,10 @@ final class ServerContext: Sendable {
 /// yields after a batch so one busy connection cannot starve the others on its thread. Requests
 /// the server answers itself (`ping`, `auth`, `cancel`, `stats`) are answered as soon as read, so
 /// replies can overtake earlier requests: clients match them by id.
-final class ConnectionHandler: ChannelDuplexHandler {
-    typealias InboundIn = RequestLine
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+public final class ConnectionHandler: ChannelDuplexHandler {
+    public typealias InboundIn = RequestLine
+    public typealias OutboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
 
     private struct Pending {
         var id: RequestID?
@@ -89,7 +89,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private let timeout: Duration
     private let requestsPerTurn = 256
 
-    init(server: ServerContext, allocator: ByteBufferAllocator) {
+    public init(server: ServerContext, allocator: ByteBufferAllocator) {
         self.server = server
         authenticated = server.tokens.isOpen
         outbox = allocator.buffer(capacity: 4_096)
@@ -98,7 +98,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: reading
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
         switch unwrapInboundIn(data) {
         case .tooLong:
@@ -160,7 +160,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    public func channelReadComplete(context: ChannelHandlerContext) {
         drain(context)
     }
 
@@ -249,7 +249,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: flow control and closing
 
-    func read(context: ChannelHandlerContext) {
+    public func read(context: ChannelHandlerContext) {
         if finishing || closing || pending.count >= server.configuration.maximumInFlightPerConnection {
             readHeld = true
             return
@@ -257,12 +257,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.read()
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable { drain(context) }
         context.fireChannelWritabilityChanged()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case is ChannelShouldQuiesceEvent:
             finishing = true
@@ -301,13 +301,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    public func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // Connection resets and the like: the client is gone; nothing to answer.
         server.logger.debug("connection error", metadata: ["error": "\(error)"])
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    public func channelInactive(context: ChannelHandlerContext) {
         pending.removeAll()
         if !outcomes.isEmpty {
             server.stats.record(outcomes)

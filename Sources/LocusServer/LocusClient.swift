@@ -23,6 +23,7 @@ public struct ClientReply: Decodable, Sendable {
 /// Why a client could not get an answer at all (as opposed to an error reply).
 public struct LocusClientError: Error, Sendable, CustomStringConvertible {
     public var description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A protocol v1 client on one connection: requests may be sent concurrently; they are pipelined

@@ -85,7 +85,7 @@ public final class ServerStats: Sendable {
         }
     }
 
-    func snapshot(_ generation: ServingIndex.Generation) -> Snapshot {
+    public func snapshot(_ generation: ServingIndex.Generation) -> Snapshot {
         let c = counts.withLockedValue { $0 }
         let uptime = ((ContinuousClock.now - started).inSeconds * 1000).rounded() / 1000
         return Snapshot(
