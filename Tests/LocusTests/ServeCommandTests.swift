@@ -1,0 +1,127 @@
+import Foundation
+import LocusCore
+import LocusServer
+import Testing
+
+/// `locus serve` as a user runs it: signals, and the CLI as its client printing exactly what it
+/// prints in embedded mode.
+@Suite(.serialized) struct ServeCommandTests {
+    /// Starts `locus serve` on a Unix socket in a temporary folder and waits until it answers.
+    final class ServeProcess {
+        let process = Process()
+        let socket: String
+        let stderr = Pipe()
+
+        init(index: String, extra: [String] = [], environment: [String: String] = [:]) throws {
+            let dir = TestSupport.temporaryDirectory()
+            socket = dir.appendingPathComponent("s.sock").path
+            process.executableURL = TestSupport.locusBinary
+            process.arguments = ["serve", "--index", index, "--listen", "unix:\(socket)"] + extra
+            var env = ProcessInfo.processInfo.environment
+            for (k, v) in environment { env[k] = v }
+            process.environment = env
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+        }
+
+        var url: String { "unix:\(socket)" }
+
+        /// Waits until the socket accepts a ping; returns the seconds that took.
+        func waitUntilServing() async throws -> Double {
+            let start = ContinuousClock.now
+            while ContinuousClock.now - start < .seconds(30) {
+                if let c = try? await LocusClient.connect(to: .unix(path: socket)) {
+                    let ok = (try? await c.send(op: "ping").ok) ?? false
+                    await c.close()
+                    if ok { return (ContinuousClock.now - start).inSeconds }
+                }
+                guard process.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            throw LocusClientError(description: "locus serve did not start: \(String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self))")
+        }
+
+        func stop() -> Int32 {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    @Test func theCLIPrintsTheSameThroughAServer() async throws {
+        let index = try TestSupport.portlandIndexPath()
+        let serve = try ServeProcess(index: index)
+        _ = try await serve.waitUntilServing()
+        let commands: [[String]] = [
+            ["reverse", "-122.6296", "45.5676"],
+            ["reverse", "-122.6296", "45.5676", "--json"],
+            ["reverse", "-122.6296", "45.5676", "--layer", "neighborhoods"],
+            ["reverse", "-122.6296", "45.5676", "--layer", "neighborhoods", "--json"],
+            ["reverse", "7656784", "700220", "--wkid", "2913", "--out-wkid", "102100"],
+            ["reverse", "-121.0", "45.0"],
+            ["reverse", "-122.7750", "45.5600", "--layer", "neighborhoods"],
+            ["within", "-13656000", "5705000", "--wkid", "102100"],
+            ["within", "-122.75", "45.45", "--nearest-within", "3000", "--json"],
+            ["within", "-122.6", "45.5", "--layer", "nope"],
+            ["suggest", "6132 ne 34", "--near=-122.63,45.57"],
+            ["suggest", "killingsw", "--json"],
+            ["geocode", "6132", "ne", "34th", "ave", "apt", "3,", "portland", "--explain"],
+            ["geocode", "--number", "6132", "--street", "NE 34th Ave", "--postcode", "97211", "--json"],
+            ["geocode", "NE 34th Ave & NE Killingsworth St"],
+            ["geocode", "asdf", "qwer"],
+        ]
+        for command in commands {
+            let embedded = try TestSupport.locus(command + ["--index", index])
+            let served = try TestSupport.locus(command + ["--server", serve.url])
+            #expect(served.status == embedded.status, "\(command)")
+            #expect(served.stdout == embedded.stdout, "\(command)")
+            #expect(served.stderr == embedded.stderr, "\(command)")
+        }
+        let unreachable = try TestSupport.locus(["within", "-122.6", "45.5", "--server", "unix:/nonexistent/locus.sock"])
+        #expect(unreachable.status == 69)
+        #expect(unreachable.stderr.contains("cannot connect"))
+        #expect(serve.stop() == 0)
+    }
+
+    @Test func sighupReloadsAndSigtermStopsCleanly() async throws {
+        let dir = TestSupport.temporaryDirectory()
+        let path = dir.appendingPathComponent("served.locus").path
+        try FileManager.default.copyItem(atPath: try TestSupport.portlandIndexPath(), toPath: path)
+        let serve = try ServeProcess(index: path)
+        let startup = try await serve.waitUntilServing()
+        #expect(startup < 10)
+        let c = try await LocusClient.connect(to: .unix(path: serve.socket))
+        kill(serve.process.processIdentifier, SIGHUP)
+        var generation = 1
+        for _ in 0..<200 where generation < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+            generation = try await c.send(op: "stats").decode(ServerStats.Snapshot.self).index.generation
+        }
+        #expect(generation == 2)
+        // A corrupt file in its place is refused on the next SIGHUP; the server keeps answering.
+        try Data(repeating: 0, count: 4_096).write(to: URL(fileURLWithPath: path))
+        kill(serve.process.processIdentifier, SIGHUP)
+        var failed = 0
+        for _ in 0..<200 where failed < 1 {
+            try await Task.sleep(for: .milliseconds(50))
+            failed = try await c.send(op: "stats").decode(ServerStats.Snapshot.self).index.failedReloads
+        }
+        #expect(failed == 1)
+        #expect(try await c.send(op: "within", ["location": .object(["x": .number(-122.6296), "y": .number(45.5676)])]).ok)
+        await c.close()
+        #expect(serve.stop() == 0)
+        let log = String(decoding: serve.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("refused the new index"))
+        #expect(log.contains("stopped"))
+        // No query text or coordinates at the default level.
+        #expect(!log.contains("45.5676"))
+    }
+
+    @Test func listeningBeyondLoopbackWithoutATokenIsRefusedAtStart() throws {
+        let r = try TestSupport.locus(["serve", "--index", try TestSupport.portlandIndexPath(), "--listen", "tcp://0.0.0.0:0"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("reachable beyond this machine"))
+    }
+}
+
