@@ -5,6 +5,9 @@
 #
 #   docker build -t locus .
 #   docker run -v locus-data:/data -v /path/to/shared/data:/data/source:ro locus reverse -122.6296 45.5676
+#   docker run -p 7878:7878 -e LOCUS_TOKEN=… -v locus-data:/data -v /path/to/shared/data:/data/source:ro locus
+#     (the server listens beyond the container's loopback, so it requires a token; SIGTERM from
+#     `docker stop` answers what is in flight and exits 0)
 
 FROM swift:6.1-bookworm AS build
 WORKDIR /src
@@ -39,5 +42,6 @@ ENV PATH=/opt/locus/bin:$PATH \
 VOLUME ["/data"]
 USER locus
 WORKDIR /data
+EXPOSE 7878
 ENTRYPOINT ["locus"]
-CMD ["serve"]
+CMD ["serve", "--listen", "tcp://0.0.0.0:7878", "--listen", "unix:/data/locus.sock"]

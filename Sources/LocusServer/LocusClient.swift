@@ -41,12 +41,17 @@ public final class LocusClient: Sendable {
     /// Connects, and authenticates with `token` when one is given.
     public static func connect(to address: ListenAddress, token: String? = nil,
                                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> LocusClient {
+        // The matcher is handed out by the initializer itself: looking it up in the pipeline
+        // afterwards fails if the server has already closed the connection (overloaded).
+        let handed = group.next().makePromise(of: NIOLoopBound<ReplyMatcher>.self)
         let bootstrap = ClientBootstrap(group: group)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     // Replies can be long (info, many candidates): allow far more than a request.
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: 64 << 20)))
-                    try channel.pipeline.syncOperations.addHandler(ReplyMatcher())
+                    let matcher = ReplyMatcher()
+                    try channel.pipeline.syncOperations.addHandler(matcher)
+                    handed.succeed(NIOLoopBound(matcher, eventLoop: channel.eventLoop))
                 }
             }
         let channel: any Channel
@@ -58,11 +63,10 @@ public final class LocusClient: Sendable {
                 channel = try await bootstrap.connect(unixDomainSocketPath: path).get()
             }
         } catch {
+            handed.fail(error)
             throw LocusClientError(description: "cannot connect to \(address): \(error)")
         }
-        let matcher = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ReplyMatcher.self), eventLoop: channel.eventLoop)
-        }.get()
+        let matcher = try await handed.futureResult.get()
         let client = LocusClient(channel: channel, handler: matcher)
         if let token {
             let reply = try await client.send(op: "auth", ["token": .string(token)])

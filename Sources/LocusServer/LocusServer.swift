@@ -54,6 +54,7 @@ public final class LocusServer: Service, Sendable {
         } catch {
             shutdown()
             try? await waitForListenersToClose()
+            state.withLockedValue { $0.listeners.removeAll() }
             try? await group.shutdownGracefully()
             throw error
         }
@@ -85,6 +86,9 @@ public final class LocusServer: Service, Sendable {
             self.shutdown()
         }
         for case .unix(let path) in bound { try? FileManager.default.removeItem(atPath: path) }
+        // The quiescing helpers complete a promise on the event loops when freed: free them while
+        // the loops still run.
+        state.withLockedValue { $0.listeners.removeAll() }
         try await group.shutdownGracefully()
         logger.info("stopped")
     }

@@ -98,13 +98,18 @@ final class RawConnection: Sendable {
     }
 
     init(port: Int) async throws {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .channelInitializer { ch in ch.eventLoop.makeCompletedFuture { try ch.pipeline.syncOperations.addHandler(LineCollector()) } }
+        let group = MultiThreadedEventLoopGroup.singleton
+        let handed = group.next().makePromise(of: NIOLoopBound<LineCollector>.self)
+        channel = try await ClientBootstrap(group: group)
+            .channelInitializer { ch in
+                ch.eventLoop.makeCompletedFuture {
+                    let c = LineCollector()
+                    try ch.pipeline.syncOperations.addHandler(c)
+                    handed.succeed(NIOLoopBound(c, eventLoop: ch.eventLoop))
+                }
+            }
             .connect(host: "127.0.0.1", port: port).get()
-        self.channel = channel
-        collector = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: LineCollector.self), eventLoop: channel.eventLoop)
-        }.get()
+        collector = try await handed.futureResult.get()
     }
 
     func send(_ text: String) async throws {
