@@ -46,6 +46,8 @@ public struct LocatorInfo: Encodable, Sendable {
     public var spatialReferences = [4326, 3857, 102100, 2913]
     public var spatialReferencesNote = "and any other EPSG code the server's PROJ knows offline"
 
+    public init(index: IndexMetadata) { self.index = index }
+
     enum CodingKeys: String, CodingKey {
         case name, version, index, operations
         case protocolVersion = "protocol_version"

@@ -27,7 +27,7 @@ extension Locus.Bench {
         @Option(help: "Pipelined requests on one connection.") var requests: Int = 100_000
         @Option(help: "Concurrent connections for the latency run.") var connections: Int = 100
         @Option(help: "Requests each connection sends, one at a time, per op.") var perConnection: Int = 200
-        @Option(help: "Event-loop threads of the Locus server.") var threads: Int = 2
+        @Option(help: "Event-loop threads of the Locus server. Default: one core fewer than the machine has, leaving one to this load generator (on 2 cores, 1).") var threads: Int = max(1, System.coreCount - 1)
         @Option(help: "Timed repetitions of the pipelined run; the best is reported.") var repeats: Int = 3
         @Option(help: "Seed of the point generator.") var seed: UInt64 = 42
         @OptionGroup var index: IndexOptions

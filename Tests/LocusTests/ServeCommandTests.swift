@@ -61,7 +61,7 @@ import Testing
             ["reverse", "7656784", "700220", "--wkid", "2913", "--out-wkid", "102100"],
             ["reverse", "-121.0", "45.0"],
             ["reverse", "-122.7750", "45.5600", "--layer", "neighborhoods"],
-            ["within", "-13656000", "5705000", "--wkid", "102100"],
+            ["within", "-13660733", "5702896", "--wkid", "102100"],
             ["within", "-122.75", "45.45", "--nearest-within", "3000", "--json"],
             ["within", "-122.6", "45.5", "--layer", "nope"],
             ["suggest", "6132 ne 34", "--near=-122.63,45.57"],
