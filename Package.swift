@@ -51,10 +51,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Batch jobs over CSV files (enrich, assign), in process or against a server.
+        .target(
+            name: "LocusBatch",
+            dependencies: [
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer",
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
         .executableTarget(
             name: "locus",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer",
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -68,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "LocusTests",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "CSQLite",
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "CSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -58,7 +58,7 @@ public struct GeocodeEvaluation {
         return out
     }
 
-    static func write(_ c: AddressComponents, as variant: Variant, using rng: inout SeededGenerator) -> String? {
+    public static func write(_ c: AddressComponents, as variant: Variant, using rng: inout SeededGenerator) -> String? {
         let region = [c.state, c.postcode].filter { !$0.isEmpty }.joined(separator: " ")
         let cityRegion = [c.city, region].filter { !$0.isEmpty }.joined(separator: ", ")
         switch variant {

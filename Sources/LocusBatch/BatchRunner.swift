@@ -1,0 +1,156 @@
+import Foundation
+import LocusCore
+import LocusEngine
+
+/// How a batch run goes.
+public struct BatchOptions: Sendable {
+    /// The output file; `.gz` to compress it.
+    public var output: String
+    /// Continue an interrupted run from its resume record.
+    public var resume = false
+    /// Rows worked on at once: in process, one worker per core; against a server, requests in
+    /// flight on the connection.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Rows per chunk: the unit of writing, of the resume record, and of the output's gzip
+    /// members. Fixed, so that a resumed run writes the same bytes as an uninterrupted one.
+    public var chunkRows = 4_096
+
+    public init(output: String) { self.output = output }
+}
+
+/// What a batch run did, for the summary.
+public struct BatchSummary: Sendable {
+    public var rows = 0
+    /// Rows already written by the interrupted run this one resumed.
+    public var resumedRows = 0
+    public var failed = 0
+    public var categories: [String: Int] = [:]
+    public var seconds = 0.0
+}
+
+/// Streams a CSV through a job: a chunk of rows at a time, the chunk's rows worked on in
+/// parallel, the results written in input order, then the resume record moved on.
+public enum BatchRunner {
+    /// - Parameter makeBackend: a backend for one worker (in process: its own `Locator`).
+    public static func run(input: CSVInput, job: some BatchJob, options: BatchOptions,
+                           makeBackend: @escaping @Sendable () -> any QueryBackend,
+                           progress: BatchProgress = BatchProgress()) async throws -> BatchSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let identity = Checkpoint.identity(of: input.path)
+        var summary = BatchSummary()
+        var record = Checkpoint(job: job.fingerprint, input: input.path, inputSize: identity.size, inputModified: identity.modified,
+                                rowsDone: 0, outputBytes: 0)
+        let output: CSVOutput
+        let existing = try Checkpoint.load(for: options.output)
+        if options.resume, let existing {
+            guard existing.job == record.job else {
+                throw LocusError(.invalidArgument, "the interrupted run of \(options.output) used other options or another input header; rerun it with the same options, or leave out --resume to start over")
+            }
+            guard existing.inputSize == record.inputSize, existing.inputModified == record.inputModified else {
+                throw LocusError(.invalidArgument, "\(input.path) has changed since the interrupted run of \(options.output); leave out --resume to start over")
+            }
+            output = try CSVOutput(path: options.output, delimiter: input.delimiter, lineEnding: input.lineEnding, resumeAt: existing.outputBytes)
+            while input.rowsRead < existing.rowsDone {
+                guard try input.next() != nil else {
+                    throw LocusError(.invalidArgument, "\(input.path) has fewer rows than the interrupted run had done")
+                }
+            }
+            record = existing
+            summary.resumedRows = existing.rowsDone
+        } else {
+            if options.resume, FileManager.default.fileExists(atPath: options.output),
+               ((try? FileManager.default.attributesOfItem(atPath: options.output)[.size]) as? Int ?? 0) > 0 {
+                throw LocusError(.invalidArgument, "\(options.output) has no resume record: it is complete or was not written by this job; remove it, or leave out --resume to overwrite it")
+            }
+            Checkpoint.remove(for: options.output)
+            output = try CSVOutput(path: options.output, delimiter: input.delimiter, lineEnding: input.lineEnding)
+            var head: [UInt8] = input.hasByteOrderMark ? [0xEF, 0xBB, 0xBF] : []
+            output.format(input.header + job.appendedColumns, into: &head)
+            try output.write(head)
+            record.outputBytes = output.size
+            try record.save(for: options.output)
+        }
+
+        let workers = max(1, options.workers)
+        let reader = ChunkReader(input: input, size: options.chunkRows)
+        var nextChunk = Task { try await reader.read() }
+        while true {
+            let (rows, fraction) = try await nextChunk.value
+            if rows.isEmpty { break }
+            // The next chunk is parsed while this one is worked on.
+            nextChunk = Task { try await reader.read() }
+            let outcomes = try await process(rows, job: job, workers: workers, makeBackend: makeBackend)
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(rows.count * 160)
+            for (row, outcome) in zip(rows, outcomes) {
+                output.format(row + outcome.fields, into: &bytes)
+                summary.categories[outcome.category, default: 0] += 1
+                if outcome.failed { summary.failed += 1 }
+            }
+            try output.write(bytes)
+            summary.rows += rows.count
+            record.rowsDone += rows.count
+            record.outputBytes = output.size
+            try record.save(for: options.output)
+            progress.update(rows: summary.rows, fraction: fraction)
+        }
+        progress.finish()
+        Checkpoint.remove(for: options.output)
+        summary.seconds = (clock.now - start).inSecondsDouble
+        return summary
+    }
+
+    /// The chunk's outcomes in row order; workers take every `workers`-th row.
+    static func process(_ rows: [[String]], job: some BatchJob, workers: Int,
+                        makeBackend: @escaping @Sendable () -> any QueryBackend) async throws -> [RowOutcome] {
+        let n = min(workers, rows.count)
+        return try await withThrowingTaskGroup(of: [(Int, RowOutcome)].self) { group in
+            for w in 0..<n {
+                group.addTask {
+                    let backend = makeBackend()
+                    var out: [(Int, RowOutcome)] = []
+                    out.reserveCapacity(rows.count / n + 1)
+                    for i in stride(from: w, to: rows.count, by: n) {
+                        out.append((i, try await job.run(rows[i], on: backend)))
+                    }
+                    return out
+                }
+            }
+            var all = [RowOutcome?](repeating: nil, count: rows.count)
+            for try await part in group {
+                for (i, o) in part { all[i] = o }
+            }
+            return all.map { $0! }
+        }
+    }
+}
+
+/// Reads chunks of rows on a thread of its own, so parsing the next chunk overlaps working on
+/// this one. One read at a time: the runner awaits each before asking for the next.
+final class ChunkReader: @unchecked Sendable {
+    private let input: CSVInput
+    private let size: Int
+    private let queue = DispatchQueue(label: "locus.batch.read")
+
+    init(input: CSVInput, size: Int) {
+        self.input = input
+        self.size = size
+    }
+
+    /// The next rows (empty at the end) and how far through the file they reach.
+    func read() async throws -> (rows: [[String]], fraction: Double) {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                do {
+                    var rows: [[String]] = []
+                    rows.reserveCapacity(self.size)
+                    while rows.count < self.size, let row = try self.input.next() { rows.append(row) }
+                    continuation.resume(returning: (rows, self.input.fraction))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import LocusCore
+import LocusEngine
+
+/// The output CSV, written a chunk of rows at a time in the input's style (delimiter, line
+/// ending, byte-order mark); `.gz` when its name ends so, one gzip member per chunk.
+///
+/// Fields are quoted as RFC 4180 says (when they hold the delimiter, a quote, CR or LF), which is
+/// all writing CSV takes; CSV.swift's writer goes through an `OutputStream` a Unicode scalar at a
+/// time, which would cost more than the geocoding.
+public final class CSVOutput {
+    public let path: String
+    public let gzip: Bool
+    private let delimiter: UInt8
+    private let lineEnding: [UInt8]
+    private let handle: FileHandle
+    /// Bytes in the file: where the next chunk goes, and what a checkpoint records.
+    public private(set) var size: Int
+
+    /// Opens `path` for writing: truncated to `resumeAt` bytes to continue an interrupted run,
+    /// else created empty.
+    public init(path: String, delimiter: UnicodeScalar, lineEnding: String, resumeAt: Int? = nil) throws(LocusError) {
+        self.path = path
+        gzip = path.hasSuffix(".gz")
+        self.delimiter = UInt8(truncatingIfNeeded: delimiter.value)
+        self.lineEnding = Array(lineEnding.utf8)
+        let fm = FileManager.default
+        if resumeAt == nil || !fm.fileExists(atPath: path) {
+            guard fm.createFile(atPath: path, contents: nil) else {
+                throw LocusError(.invalidArgument, "cannot create \(path)")
+            }
+        }
+        guard let h = FileHandle(forUpdatingAtPath: path) else { throw LocusError(.invalidArgument, "cannot open \(path) for writing") }
+        handle = h
+        do {
+            let keep = UInt64(resumeAt ?? 0)
+            try h.truncate(atOffset: keep)
+            try h.seekToEnd()
+            size = Int(keep)
+        } catch {
+            throw LocusError(.invalidArgument, "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    /// Appends one row, formatted, to `bytes`.
+    public func format(_ fields: [String], into bytes: inout [UInt8]) {
+        for (i, field) in fields.enumerated() {
+            if i > 0 { bytes.append(delimiter) }
+            var f = field
+            f.withUTF8 { utf8 in
+                let needsQuotes = utf8.contains { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+                guard needsQuotes else { return bytes.append(contentsOf: utf8) }
+                bytes.append(0x22)
+                for b in utf8 {
+                    if b == 0x22 { bytes.append(0x22) }
+                    bytes.append(b)
+                }
+                bytes.append(0x22)
+            }
+        }
+        bytes.append(contentsOf: lineEnding)
+    }
+
+    /// Writes a chunk (compressed as one member for `.gz`) and makes it durable, so a checkpoint
+    /// recorded after it never points past what is on disk.
+    public func write(_ chunk: [UInt8]) throws(LocusError) {
+        guard !chunk.isEmpty else { return }
+        let bytes = gzip ? try GzipMember.compress(chunk) : chunk
+        do {
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+        } catch {
+            throw LocusError(.invalidArgument, "cannot write \(path): \(error.localizedDescription)")
+        }
+        size += bytes.count
+    }
+}

@@ -1,0 +1,215 @@
+import ArgumentParser
+import Foundation
+import LocusBatch
+import LocusCore
+import LocusEngine
+import LocusServer
+
+/// What `enrich` and `assign` share: files, CSV style, parallelism, resume, failures.
+struct BatchFileOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Input CSV (or .csv.gz) with a header row.", valueName: "in.csv"))
+    var input: String
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output CSV; .gz to compress it.", valueName: "out.csv"))
+    var output: String
+    @Option(help: ArgumentHelp("Field delimiter of the input (and output). Default: told from the header line.", valueName: "char"))
+    var delimiter: String?
+    @Option(name: .customLong("layer"), help: ArgumentHelp("Polygon layer to look up (repeatable). Default: every layer of the index.", valueName: "name"))
+    var layers: [String] = []
+    @Flag(help: "Continue an interrupted run of the same command into the same output.")
+    var resume = false
+    @Flag(help: "Exit 0 even when some rows failed (they are in the output, with a status and a reason).")
+    var allowFailures = false
+    @Option(help: ArgumentHelp("Rows worked on at once. Default: one per core in process, 64 against a server.", valueName: "n"))
+    var workers: Int?
+    @OptionGroup var index: IndexOptions
+    @OptionGroup var server: ServerOptions
+
+    func validate() throws {
+        if let delimiter, delimiter != "\\t", delimiter.unicodeScalars.count != 1 {
+            throw ValidationError("--delimiter must be one character (or \\t)")
+        }
+        if let workers, !(1...1_024).contains(workers) { throw ValidationError("--workers must be 1 … 1024") }
+        if input == output { throw ValidationError("the output must not be the input") }
+    }
+
+    var delimiterScalar: UnicodeScalar? {
+        guard let delimiter else { return nil }
+        return delimiter == "\\t" ? "\t" : delimiter.unicodeScalars.first
+    }
+
+    /// The layers to use: the ones asked for, checked against the index's, or all of them.
+    func layers(available: [String]) throws -> [String] {
+        if layers.isEmpty { return available }
+        for l in layers where !available.contains(l) {
+            throw LocusError(.notFound, "no layer named \"\(l)\" (this index has: \(available.isEmpty ? "none" : available.joined(separator: ", ")))")
+        }
+        return layers
+    }
+
+    /// Runs the job in process or against the server, prints the summary, picks the exit status.
+    func run(_ job: some BatchJob, input: CSVInput, loadIndex: () throws -> LocusIndex?, describe: String,
+             report: (BatchSummary) -> [String]) async throws {
+        var options = BatchOptions(output: output)
+        options.resume = resume
+        let summary: BatchSummary
+        if let address = server.address {
+            options.workers = workers ?? 64
+            let client = try await LocusClient.connect(to: address, token: server.token ?? ProcessInfo.processInfo.environment["LOCUS_TOKEN"])
+            let backend = ServerBackend(client: client)
+            summary = try await BatchRunner.run(input: input, job: job, options: options, makeBackend: { backend })
+            await client.close()
+        } else {
+            options.workers = workers ?? ProcessInfo.processInfo.activeProcessorCount
+            guard let index = try loadIndex() else { throw LocusError(.internalError, "no index") }
+            summary = try await BatchRunner.run(input: input, job: job, options: options, makeBackend: { LocatorBackend(index: index) })
+        }
+        let rate = summary.seconds > 0 ? Double(summary.rows) / summary.seconds : 0
+        var lines = ["\(BatchProgress.grouped(summary.rows + summary.resumedRows)) rows"
+            + (summary.resumedRows > 0 ? " (\(BatchProgress.grouped(summary.resumedRows)) from the interrupted run)" : "")
+            + String(format: " in %.1f s, %@ rows/s; %@", summary.seconds, BatchProgress.grouped(Int(rate)), describe)]
+        lines += report(summary)
+        lines.append("wrote \(output)")
+        for l in lines { Output.note(l) }
+        if summary.failed > 0, !allowFailures {
+            Output.note("locus: \(BatchProgress.grouped(summary.failed)) rows failed; they are in the output with their status and reason (--allow-failures to exit 0)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// "matched 430,012 (98.8 %): point_address 400,000, …" from a summary's categories.
+func categoryLine(_ label: String, _ names: [String], _ s: BatchSummary) -> String? {
+    let parts = names.compactMap { n in s.categories[n].map { "\(n) \(BatchProgress.grouped($0))" } }
+    let total = names.reduce(0) { $0 + (s.categories[$1] ?? 0) }
+    guard total > 0 else { return nil }
+    let pct = Double(total) * 100 / Double(max(1, s.rows))
+    return "  \(label) \(BatchProgress.grouped(total)) (\(String(format: "%.2f", pct)) %)" + (parts.count > 1 || parts.first?.hasPrefix(label) == false ? ": " + parts.joined(separator: ", ") : "")
+}
+
+extension Locus {
+    struct Enrich: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Geocode every row of a CSV of addresses: coordinates, score, match type, the address as matched, and its polygons.",
+            discussion: """
+            Every input column and row is kept, in order; a row that cannot be matched stays, with
+            its status (matched, unmatched, failed) and reason. The address comes from one column
+            (found by name: address, full_address, street_address, …; completed by city, state
+            and ZIP columns when present) or from parts (--number-column, --street-column, …).
+            Example: locus enrich addresses.csv -o enriched.csv
+            """
+        )
+        @OptionGroup var files: BatchFileOptions
+        @Option(help: ArgumentHelp("Column with the whole address.", valueName: "name")) var addressColumn: String?
+        @Option(help: ArgumentHelp("Column with the house number.", valueName: "name")) var numberColumn: String?
+        @Option(help: ArgumentHelp("Column with the street.", valueName: "name")) var streetColumn: String?
+        @Option(help: ArgumentHelp("Column with the city.", valueName: "name")) var cityColumn: String?
+        @Option(help: ArgumentHelp("Column with the state.", valueName: "name")) var stateColumn: String?
+        @Option(help: ArgumentHelp("Column with the ZIP code.", valueName: "name")) var postcodeColumn: String?
+        @Option(help: ArgumentHelp("Spatial reference of the coordinates written: 4326 (longitude, latitude) or any wkid (x, y).", valueName: "wkid"))
+        var outWkid: Int = 4326
+        @Option(help: "Rows whose best candidate scores below this are unmatched (0–100).") var minScore: Double = 60
+
+        func validate() throws {
+            guard (0...100).contains(minScore) else { throw ValidationError("--min-score must be 0 … 100") }
+            guard outWkid > 0 else { throw ValidationError("--out-wkid must be a positive wkid") }
+            if addressColumn != nil, numberColumn != nil || streetColumn != nil {
+                throw ValidationError("give the address as one column (--address-column) or as parts (--number-column, --street-column), not both")
+            }
+        }
+
+        func run() async throws {
+            do {
+                let input = try CSVInput(path: files.input, delimiter: files.delimiterScalar)
+                var columns = EnrichJob.Columns()
+                columns.address = addressColumn
+                columns.number = numberColumn
+                columns.street = streetColumn
+                columns.city = cityColumn
+                columns.state = stateColumn
+                columns.postcode = postcodeColumn
+                var index: LocusIndex?
+                let available: [String]
+                if files.server.address != nil {
+                    available = try await files.server.ask("info", [:], as: InfoLayers.self).index.layers.map(\.name)
+                } else {
+                    index = try files.index.open(.search)
+                    available = index!.layers.keys.sorted()
+                }
+                let job = try EnrichJob(header: input.header, columns: columns, layers: try files.layers(available: available),
+                                        outSpatialReference: try SpatialReference(wkid: outWkid), minScore: minScore)
+                try await files.run(job, input: input, loadIndex: { index }, describe: job.columnsDescription) { s in
+                    let matched = s.categories.keys.filter { !["unmatched", "failed"].contains($0) }.sorted { s.categories[$0]! > s.categories[$1]! }
+                    return [categoryLine("matched", matched, s), categoryLine("unmatched", ["unmatched"], s), categoryLine("failed", ["failed"], s)].compactMap { $0 }
+                }
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error, json: false)
+            }
+        }
+    }
+
+    struct Assign: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The polygons covering every point of a CSV: neighbourhood (or any layer) for each row, optionally its address.",
+            discussion: """
+            Every input column and row is kept, in order. Points come from lon/lat columns (found by
+            name: lon, longitude, lng, x / lat, latitude, y) or --x-column/--y-column in --wkid.
+            Example: locus assign trees.csv -o trees-with-neighbourhoods.csv --nearest-within 500
+            """
+        )
+        @OptionGroup var files: BatchFileOptions
+        @Option(help: ArgumentHelp("Column with x (longitude).", valueName: "name")) var xColumn: String?
+        @Option(help: ArgumentHelp("Column with y (latitude).", valueName: "name")) var yColumn: String?
+        @Option(help: ArgumentHelp("Spatial reference of the points: 4326, 3857/102100, 2913 or any EPSG code.", valueName: "wkid"))
+        var wkid: Int = 4326
+        @Option(help: ArgumentHelp("When no polygon covers a point, the nearest within this many metres, with its distance.", valueName: "metres"))
+        var nearestWithin: Double?
+        @Flag(help: "Also write the address at each point (reverse geocoding).") var reverse = false
+        @Option(help: ArgumentHelp("With --reverse: search radius in metres.", valueName: "metres")) var maxDistance: Double = 100
+
+        func validate() throws {
+            guard wkid > 0 else { throw ValidationError("--wkid must be a positive wkid") }
+            if let d = nearestWithin, !(d >= 0 && d <= QueryLimits.maximumDistance) {
+                throw ValidationError("--nearest-within must be between 0 and \(Int(QueryLimits.maximumDistance)) metres")
+            }
+            guard maxDistance >= 0, maxDistance <= QueryLimits.maximumDistance else {
+                throw ValidationError("--max-distance must be between 0 and \(Int(QueryLimits.maximumDistance)) metres")
+            }
+        }
+
+        func run() async throws {
+            do {
+                let input = try CSVInput(path: files.input, delimiter: files.delimiterScalar)
+                var index: LocusIndex?
+                let available: [String]
+                if files.server.address != nil {
+                    available = try await files.server.ask("info", [:], as: InfoLayers.self).index.layers.map(\.name)
+                } else {
+                    index = try files.index.open(reverse ? [.layers, .addresses] : .layers)
+                    available = index!.layers.keys.sorted()
+                }
+                let job = try AssignJob(header: input.header, xColumn: xColumn, yColumn: yColumn, spatialReference: try SpatialReference(wkid: wkid),
+                                        layers: try files.layers(available: available), nearestWithin: nearestWithin,
+                                        reverseWithin: reverse ? maxDistance : nil)
+                try await files.run(job, input: input, loadIndex: { index }, describe: job.columnsDescription) { s in
+                    [categoryLine("covered", ["covered"], s), categoryLine("nearest", ["nearest"], s), categoryLine("outside", ["outside"], s),
+                     categoryLine("failed", ["failed"], s)].compactMap { $0 }
+                }
+            } catch let e as ExitCode {
+                throw e
+            } catch {
+                throw fail(error, json: false)
+            }
+        }
+    }
+}
+
+/// The part of `info` a batch job needs from a server: its layers.
+struct InfoLayers: Decodable {
+    struct Index: Decodable {
+        struct Layer: Decodable { var name: String }
+        var layers: [Layer]
+    }
+    var index: Index
+}
