@@ -84,7 +84,18 @@ public enum BatchRunner {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(rows.count * 160)
             for (row, outcome) in zip(rows, outcomes) {
-                output.format(row + outcome.fields, into: &bytes)
+                // Appended columns line up with the header: a short row is padded; fields beyond
+                // the header's width are kept, after the appended ones.
+                let width = input.header.count
+                if row.count == width {
+                    output.format(row + outcome.fields, into: &bytes)
+                } else if row.count < width {
+                    output.format(row + [String](repeating: "", count: width - row.count) + outcome.fields, into: &bytes)
+                } else {
+                    var extra = Array(row[width...])
+                    while extra.last?.isEmpty == true { extra.removeLast() }
+                    output.format(Array(row[..<width]) + outcome.fields + extra, into: &bytes)
+                }
                 summary.categories[outcome.category, default: 0] += 1
                 if outcome.failed { summary.failed += 1 }
             }
