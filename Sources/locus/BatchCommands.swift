@@ -82,8 +82,10 @@ func categoryLine(_ label: String, _ names: [String], _ s: BatchSummary) -> Stri
     let parts = names.compactMap { n in s.categories[n].map { "\(n) \(BatchProgress.grouped($0))" } }
     let total = names.reduce(0) { $0 + (s.categories[$1] ?? 0) }
     guard total > 0 else { return nil }
-    let pct = Double(total) * 100 / Double(max(1, s.rows))
-    return "  \(label) \(BatchProgress.grouped(total)) (\(String(format: "%.2f", pct)) %)" + (parts.count > 1 || parts.first?.hasPrefix(label) == false ? ": " + parts.joined(separator: ", ") : "")
+    // Floored, so that 15 unmatched rows of 435,177 never read as "100.00 %" matched.
+    let pct = (Double(total) * 10_000 / Double(max(1, s.rows))).rounded(.down) / 100
+    let shown = pct == 0 ? "<0.01" : String(format: "%.2f", pct)
+    return "  \(label) \(BatchProgress.grouped(total)) (\(shown) %)" + (parts.count > 1 || parts.first?.hasPrefix(label) == false ? ": " + parts.joined(separator: ", ") : "")
 }
 
 extension Locus {
