@@ -31,7 +31,7 @@ public final class LocatorBackend: QueryBackend {
 /// answers with (`WireError`) are the row's; a lost connection (`LocusClientError`) stops the job,
 /// which can be resumed.
 public struct ServerBackend: QueryBackend, Sendable {
-    let client: LocusClient
+    public let client: LocusClient
 
     public init(client: LocusClient) { self.client = client }
 

@@ -6,17 +6,32 @@ import NIOConcurrencyHelpers
 import NIOPosix
 
 /// A reply as a client reads it.
-public struct ClientReply: Decodable, Sendable {
+public struct ClientReply: Sendable {
     public var id: RequestID?
     public var ok: Bool
     public var result: JSONValue?
     public var error: WireError?
 
+    /// Reads a reply line; nil when it is not a protocol reply.
+    init?(line: ByteBuffer) {
+        guard let value = try? line.withUnsafeReadableBytes({ try JSONValue(parsing: $0) }), case .object(let o) = value,
+              case .bool(let ok)? = o["ok"] else { return nil }
+        id = o["id"]
+        self.ok = ok
+        result = o["result"]
+        if case .object(let e)? = o["error"], case .string(let code)? = e["code"] {
+            var message = ""
+            if case .string(let m)? = e["message"] { message = m }
+            // A code this client does not know (a newer server's) still reads as an error.
+            error = WireError(WireErrorCode(rawValue: code) ?? .internalError, message)
+        }
+        if !ok, error == nil { error = WireError(.internalError, "an error reply without an error") }
+    }
+
     /// The result, decoded into `T`, or the server's error thrown.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if let error { throw error }
-        let data = try JSONEncoder().encode(result ?? .null)
-        return try JSONDecoder().decode(T.self, from: data)
+        return try JSONValueDecoder().decode(T.self, from: result ?? .null)
     }
 }
 
@@ -81,15 +96,13 @@ public final class LocusClient: Sendable {
         var object = arguments
         object["id"] = .number(Double(id))
         object["op"] = .string(op)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var line = try encoder.encode(JSONValue.object(object))
+        var line = JSONValue.object(object).jsonBytes
         line.append(0x0A)
         return try await send(id: id, line: line)
     }
 
     /// Sends one request line, which must carry `"id": id`, and waits for its reply.
-    public func send(id: Int, line: Data) async throws -> ClientReply {
+    public func send(id: Int, line: [UInt8]) async throws -> ClientReply {
         let promise = channel.eventLoop.makePromise(of: ClientReply.self)
         let handler = self.handler
         let channel = self.channel
@@ -124,7 +137,7 @@ final class ReplyMatcher: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .line(let buffer) = unwrapInboundIn(data) else { return }
-        guard let reply = try? JSONDecoder().decode(ClientReply.self, from: Data(buffer.readableBytesView)) else {
+        guard let reply = ClientReply(line: buffer) else {
             return failAll(LocusClientError(description: "the server sent a line that is not a protocol reply"))
         }
         if case .number(let d)? = reply.id, let promise = waiting.removeValue(forKey: Int(d)) {

@@ -4,6 +4,7 @@ import LocusBatch
 import LocusCore
 import LocusEngine
 import LocusServer
+import NIOConcurrencyHelpers
 
 /// What `enrich` and `assign` share: files, CSV style, parallelism, resume, failures.
 struct BatchFileOptions: ParsableArguments {
@@ -21,6 +22,8 @@ struct BatchFileOptions: ParsableArguments {
     var allowFailures = false
     @Option(help: ArgumentHelp("Rows worked on at once. Default: one per core in process, 64 against a server.", valueName: "n"))
     var workers: Int?
+    @Option(help: ArgumentHelp("With --server: connections to open; the server answers each on its own core.", valueName: "n"))
+    var connections: Int = 4
     @OptionGroup var index: IndexOptions
     @OptionGroup var server: ServerOptions
 
@@ -29,6 +32,7 @@ struct BatchFileOptions: ParsableArguments {
             throw ValidationError("--delimiter must be one character (or \\t)")
         }
         if let workers, !(1...1_024).contains(workers) { throw ValidationError("--workers must be 1 … 1024") }
+        guard (1...64).contains(connections) else { throw ValidationError("--connections must be 1 … 64") }
         if input == output { throw ValidationError("the output must not be the input") }
     }
 
@@ -54,10 +58,15 @@ struct BatchFileOptions: ParsableArguments {
         let summary: BatchSummary
         if let address = server.address {
             options.workers = workers ?? 64
-            let client = try await LocusClient.connect(to: address, token: server.token ?? ProcessInfo.processInfo.environment["LOCUS_TOKEN"])
-            let backend = ServerBackend(client: client)
-            summary = try await BatchRunner.run(input: input, job: job, options: options, makeBackend: { backend })
-            await client.close()
+            let token = server.token ?? ProcessInfo.processInfo.environment["LOCUS_TOKEN"]
+            var backends: [ServerBackend] = []
+            for _ in 0..<connections { backends.append(ServerBackend(client: try await LocusClient.connect(to: address, token: token))) }
+            let pool = backends
+            let next = NIOLockedValueBox(0)
+            summary = try await BatchRunner.run(input: input, job: job, options: options, makeBackend: {
+                pool[next.withLockedValue { n in defer { n += 1 }; return n % pool.count }]
+            })
+            for b in pool { await b.client.close() }
         } else {
             options.workers = workers ?? ProcessInfo.processInfo.activeProcessorCount
             guard let index = try loadIndex() else { throw LocusError(.internalError, "no index") }
