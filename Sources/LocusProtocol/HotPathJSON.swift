@@ -77,19 +77,24 @@ extension FeatureMatch: JSONLineWritable {
         sink.field("layer", first: true); sink.writeString(layer)
         sink.field("id"); sink.writeString(id)
         sink.field("name"); sink.writeString(name)
-        sink.field("attributes")
+        sink.field("attributes"); attributes.writeJSON(&sink)
+        sink.field("relation"); sink.writeString(relation.rawValue)
+        sink.field("distance_m"); sink.writeDouble(distanceMetres)
+        sink.append("}")
+    }
+}
+
+extension Dictionary: JSONLineWritable where Key == String, Value: JSONLineWritable {
+    func writeJSON(_ sink: inout JSONBytes) {
         sink.append("{")
         var first = true
-        for (k, v) in attributes {
+        for (k, v) in self {
             if !first { sink.append(",") }
             first = false
             sink.writeString(k)
             sink.append(":")
             v.writeJSON(&sink)
         }
-        sink.append("}")
-        sink.field("relation"); sink.writeString(relation.rawValue)
-        sink.field("distance_m"); sink.writeDouble(distanceMetres)
         sink.append("}")
     }
 }

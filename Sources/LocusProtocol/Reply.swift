@@ -124,17 +124,7 @@ extension JSONValue: JSONLineWritable {
         case .number(let d): out.writeDouble(d)
         case .string(let s): out.writeString(s)
         case .array(let a): a.writeJSON(&out)
-        case .object(let o):
-            out.append("{")
-            var first = true
-            for (k, v) in o {
-                if !first { out.append(",") }
-                first = false
-                out.writeString(k)
-                out.append(":")
-                v.writeJSON(&out)
-            }
-            out.append("}")
+        case .object(let o): o.writeJSON(&out)
         }
     }
 }

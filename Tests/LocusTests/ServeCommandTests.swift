@@ -92,22 +92,21 @@ import Testing
         let startup = try await serve.waitUntilServing()
         #expect(startup < 10)
         let c = try await LocusClient.connect(to: .unix(path: serve.socket))
-        kill(serve.process.processIdentifier, SIGHUP)
-        var generation = 1
-        for _ in 0..<200 where generation < 2 {
-            try await Task.sleep(for: .milliseconds(50))
-            generation = try await c.send(op: "stats").decode(ServerStats.Snapshot.self).index.generation
+        /// The index state once `done` holds (or after 10 s).
+        func indexState(until done: (ServerStats.Snapshot.IndexState) -> Bool) async throws -> ServerStats.Snapshot.IndexState {
+            var state = try await c.send(op: "stats").decode(ServerStats.Snapshot.self).index
+            for _ in 0..<200 where !done(state) {
+                try await Task.sleep(for: .milliseconds(50))
+                state = try await c.send(op: "stats").decode(ServerStats.Snapshot.self).index
+            }
+            return state
         }
-        #expect(generation == 2)
+        kill(serve.process.processIdentifier, SIGHUP)
+        #expect(try await indexState { $0.generation >= 2 }.generation == 2)
         // A corrupt file in its place is refused on the next SIGHUP; the server keeps answering.
         try Data(repeating: 0, count: 4_096).write(to: URL(fileURLWithPath: path))
         kill(serve.process.processIdentifier, SIGHUP)
-        var failed = 0
-        for _ in 0..<200 where failed < 1 {
-            try await Task.sleep(for: .milliseconds(50))
-            failed = try await c.send(op: "stats").decode(ServerStats.Snapshot.self).index.failedReloads
-        }
-        #expect(failed == 1)
+        #expect(try await indexState { $0.failedReloads >= 1 }.failedReloads == 1)
         #expect(try await c.send(op: "within", ["location": .object(["x": .number(-122.6296), "y": .number(45.5676)])]).ok)
         await c.close()
         #expect(serve.stop() == 0)
