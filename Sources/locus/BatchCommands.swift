@@ -50,11 +50,40 @@ struct BatchFileOptions: ParsableArguments {
         return layers
     }
 
+    /// On Ctrl-C or SIGTERM, says how far the job got and how to go on, then exits. Whatever
+    /// moment it comes, the output and its resume record agree (see `Checkpoint`).
+    static func onInterrupt(output: String) -> any DispatchSourceSignal {
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let term = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let handler: @Sendable () -> Void = {
+            let record = FileManager.default.contents(atPath: output + ".locus-resume")
+                .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            let done = record?["rowsDone"] as? Int ?? 0
+            FileHandle.standardError.write(Data("\r\u{1B}[Klocus: interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on\n".utf8))
+            Foundation.exit(130)
+        }
+        source.setEventHandler(handler: handler)
+        term.setEventHandler(handler: handler)
+        source.resume()
+        term.resume()
+        // Cancelling the SIGINT source also stops the SIGTERM one.
+        source.setCancelHandler {
+            term.cancel()
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
+        return source
+    }
+
     /// Runs the job in process or against the server, prints the summary, picks the exit status.
     func run(_ job: some BatchJob, input: CSVInput, loadIndex: () throws -> LocusIndex?, describe: String,
              report: (BatchSummary) -> [String]) async throws {
         var options = BatchOptions(output: output)
         options.resume = resume
+        let interruption = Self.onInterrupt(output: output)
+        defer { interruption.cancel() }
         let summary: BatchSummary
         if let address = server.address {
             options.workers = workers ?? 64

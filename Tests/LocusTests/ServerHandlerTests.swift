@@ -183,6 +183,25 @@ import Testing
         #expect(!ch.isActive)
     }
 
+    @Test func anIdleConnectionIsClosed() throws {
+        let (ch, _) = try channel()
+        _ = try exchange(ch, [#"{"id":1,"op":"ping"}"#])
+        ch.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.all)
+        ch.embeddedEventLoop.run()
+        #expect(!ch.isActive)
+    }
+
+    @Test func aHalfClosedConnectionIsAnsweredThenClosed() throws {
+        let (ch, _) = try channel()
+        try ch.writeInbound(ByteBuffer(string: #"{"id":1,"op":"within","location":{"x":-122.63,"y":45.57}}"# + "\n"))
+        ch.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        ch.embeddedEventLoop.run()
+        var text = ""
+        while var b = try ch.readOutbound(as: ByteBuffer.self) { text += b.readString(length: b.readableBytes) ?? "" }
+        #expect(text.contains(#""id":1,"ok":true"#))
+        #expect(!ch.isActive)
+    }
+
     @Test func aFullQueueStopsReading() throws {
         let (ch, _) = try channel { $0.maximumInFlightPerConnection = 4 }
         let reads = ReadCounter()
