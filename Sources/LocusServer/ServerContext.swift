@@ -1,0 +1,52 @@
+import Dispatch
+import Foundation
+import LocusCore
+import LocusProtocol
+import Logging
+import NIOCore
+
+/// What every connection of one server shares.
+public final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let index: ServingIndex
+    let stats: ServerStats
+    let tokens: AccessTokens
+    let logger: Logger
+    let decoder: RequestDecoder
+    /// Reloads block for about a second; they run here, one at a time, never on an event loop.
+    let reloadQueue = DispatchQueue(label: "locus.reload")
+
+    public init(configuration: ServerConfiguration, index: ServingIndex, stats: ServerStats, logger: Logger) {
+        self.configuration = configuration
+        self.index = index
+        self.stats = stats
+        self.logger = logger
+        tokens = AccessTokens(configuration.tokens)
+        var limits = configuration.requestLimits
+        limits.maximumLineBytes = configuration.maximumLineBytes
+        decoder = RequestDecoder(limits: limits)
+    }
+
+    /// Reloads off the event loops and logs the outcome; the old index serves until it succeeds.
+    func reload(path: String?, on eventLoop: any EventLoop, reason: String) -> EventLoopFuture<Result<ServingIndex.Generation, LocusError>> {
+        let promise = eventLoop.makePromise(of: Result<ServingIndex.Generation, LocusError>.self)
+        reloadQueue.async { [self] in
+            let result = index.reload(path: path)
+            switch result {
+            case .success(let g):
+                stats.reloaded(ok: true)
+                logger.info("reloaded the index", metadata: [
+                    "reason": "\(reason)", "path": "\(g.index.path)", "generation": "\(g.number)",
+                    "seconds": "\(String(format: "%.2f", g.loadSeconds))",
+                ])
+            case .failure(let e):
+                stats.reloaded(ok: false)
+                logger.error("refused the new index; the current one keeps serving", metadata: [
+                    "reason": "\(reason)", "error": "\(e.message)", "generation": "\(index.generation.number)",
+                ])
+            }
+            promise.succeed(result)
+        }
+        return promise.futureResult
+    }
+}
