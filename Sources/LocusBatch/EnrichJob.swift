@@ -111,7 +111,8 @@ public struct EnrichJob: BatchJob {
         }
         var r = GeocodeRequest(input)
         r.maxResults = 1
-        r.minScore = minScore
+        // The threshold is applied here, so an unmatched row can say what came closest.
+        r.minScore = 0
         return r
     }
 
@@ -122,9 +123,11 @@ public struct EnrichJob: BatchJob {
         }
         do {
             let result = try await backend.geocode(request, outSpatialReference: outSpatialReference)
-            guard let c = result.candidates.first else {
-                return RowOutcome(fields: ["unmatched", "no candidate scored \(csvNumber(minScore, decimals: 1)) or more"] + empty,
-                                  category: "unmatched", failed: true)
+            guard let c = result.candidates.first, c.score >= minScore else {
+                let why = result.candidates.first.map {
+                    "best candidate \($0.address) scored \(csvNumber($0.score, decimals: 1)), below \(csvNumber(minScore, decimals: 1))"
+                } ?? "no candidate"
+                return RowOutcome(fields: ["unmatched", why] + empty, category: "unmatched", failed: true)
             }
             var names: [String] = []
             for layer in layers {
