@@ -55,12 +55,12 @@ public struct AssignJob: BatchJob {
     public func run(_ row: [String], on backend: any QueryBackend) async throws -> RowOutcome {
         let empty = [String](repeating: "", count: appendedColumns.count - 2)
         func failed(_ why: String) -> RowOutcome { RowOutcome(fields: ["failed", why] + empty, category: "failed", failed: true) }
-        func number(_ i: Int, _ name: String) -> Double? {
+        func number(_ i: Int) -> Double? {
             guard i < row.count else { return nil }
             return Double(row[i].trimmingCharacters(in: .whitespaces))
         }
-        guard let px = number(x, "x") else { return failed("\(header[x]) is not a number") }
-        guard let py = number(y, "y") else { return failed("\(header[y]) is not a number") }
+        guard let px = number(x) else { return failed("\(header[x]) is not a number") }
+        guard let py = number(y) else { return failed("\(header[y]) is not a number") }
         let point = GeoPoint(x: px, y: py)
         do {
             var fields: [String] = []

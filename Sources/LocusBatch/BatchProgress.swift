@@ -1,4 +1,5 @@
 import Foundation
+import LocusCore
 
 /// A one-line progress display on standard error: rows, rows per second, percent and time left.
 /// Shown only when standard error is a terminal, so logs and pipes get the summary alone.
@@ -15,7 +16,7 @@ public final class BatchProgress: @unchecked Sendable {
         let now = ContinuousClock.now
         guard force || now - lastDrawn >= .milliseconds(200) else { return }
         lastDrawn = now
-        let seconds = (now - started).inSecondsDouble
+        let seconds = (now - started).inSeconds
         let rate = seconds > 0 ? Double(rows) / seconds : 0
         var line = "\r\u{1B}[K  \(Self.grouped(rows)) rows  \(Self.grouped(Int(rate))) rows/s"
         if fraction > 0.001 {
@@ -49,8 +50,4 @@ public final class BatchProgress: @unchecked Sendable {
         }
         return out
     }
-}
-
-extension Duration {
-    var inSecondsDouble: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -108,7 +108,7 @@ public enum BatchRunner {
         }
         progress.finish()
         Checkpoint.remove(for: options.output)
-        summary.seconds = (clock.now - start).inSecondsDouble
+        summary.seconds = (clock.now - start).inSeconds
         return summary
     }
 

@@ -13,6 +13,25 @@ public struct ReverseReply: Codable, Sendable {
         self.features = features
     }
 
+    /// The answer to `reverse` with `layers` (the CLI's `reverse --layer`): the address and the
+    /// covering polygons; not found only when there is neither an address nor a layer asked for.
+    public init(_ request: ReverseRequest, layers: [String], locator: Locator) throws(LocusError) {
+        if !layers.isEmpty {
+            var all: [FeatureMatch] = []
+            for layer in layers {
+                var w = WithinRequest(location: request.location)
+                w.spatialReference = request.spatialReference
+                w.layer = layer
+                all += try locator.within(w).features
+            }
+            features = all
+        }
+        address = try locator.reverse(request)
+        if address == nil, features == nil {
+            throw LocusError(.notFound, "no address within \(request.maxDistance) m of this point")
+        }
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         address = try c.decodeNil(forKey: .address) ? nil : ReverseResult(from: decoder)
@@ -77,7 +96,7 @@ public enum ReplyEncoder {
         if let w = result as? any JSONLineWritable {
             w.writeJSON(&out)
         } else {
-            let sink = ByteSink(bytes: [])
+            let sink = ByteSink(out: JSONBytes(bytes: []))
             swap(&sink.out, &out)
             do {
                 try sink.write(result, codingPath: [])

@@ -56,39 +56,22 @@ public final class RequestHandler {
     }
 
     private func run(id: RequestID?, _ request: LocusRequest, start: ContinuousClock.Instant) throws -> [UInt8] {
-        do {
-            switch request {
-            case .ping:
-                return ReplyEncoder.success(id: id, result: Pong(), elapsed: clock.now - start)
-            case .info:
-                return ReplyEncoder.success(id: id, result: LocatorInfo(index: index.metadata), elapsed: clock.now - start)
-            case .stats, .cancel, .auth, .reload:
-                // Connection-level operations: the server answers these itself.
-                throw WireError(.invalidRequest, "\(request.op) is answered by the server, not the engine")
-            case .reverse(let r, let layers):
-                var features: [FeatureMatch]?
-                if !layers.isEmpty {
-                    var all: [FeatureMatch] = []
-                    for layer in layers {
-                        var w = WithinRequest(location: r.location)
-                        w.spatialReference = r.spatialReference
-                        w.layer = layer
-                        all += try locator.within(w).features
-                    }
-                    features = all
-                }
-                let address = try locator.reverse(r)
-                if address == nil, features == nil {
-                    throw WireError(.notFound, "no address within \(r.maxDistance) m of this point")
-                }
-                return ReplyEncoder.success(id: id, result: ReverseReply(address: address, features: features), elapsed: clock.now - start)
-            case .within(let w):
-                return ReplyEncoder.success(id: id, result: try locator.within(w), elapsed: clock.now - start)
-            case .suggest(let s, let reference):
-                return ReplyEncoder.success(id: id, result: try locator.suggest(s, near: reference), elapsed: clock.now - start)
-            case .geocode(let g, let reference, let out):
-                return ReplyEncoder.success(id: id, result: try locator.geocode(g, near: reference, outSpatialReference: out), elapsed: clock.now - start)
-            }
+        switch request {
+        case .ping:
+            return ReplyEncoder.success(id: id, result: Pong(), elapsed: clock.now - start)
+        case .info:
+            return ReplyEncoder.success(id: id, result: LocatorInfo(index: index.metadata), elapsed: clock.now - start)
+        case .stats, .cancel, .auth, .reload:
+            // Connection-level operations: the server answers these itself.
+            throw WireError(.invalidRequest, "\(request.op) is answered by the server, not the engine")
+        case .reverse(let r, let layers):
+            return ReplyEncoder.success(id: id, result: try ReverseReply(r, layers: layers, locator: locator), elapsed: clock.now - start)
+        case .within(let w):
+            return ReplyEncoder.success(id: id, result: try locator.within(w), elapsed: clock.now - start)
+        case .suggest(let s, let reference):
+            return ReplyEncoder.success(id: id, result: try locator.suggest(s, near: reference), elapsed: clock.now - start)
+        case .geocode(let g, let reference, let out):
+            return ReplyEncoder.success(id: id, result: try locator.geocode(g, near: reference, outSpatialReference: out), elapsed: clock.now - start)
         }
     }
 }

@@ -41,6 +41,20 @@ struct BatchFileOptions: ParsableArguments {
         return delimiter == "\\t" ? "\t" : delimiter.unicodeScalars.first
     }
 
+    /// The index in this process (nil with --server) and the layers available, checked to have
+    /// what `parts` needs: a server's index is asked through `info`.
+    func source(_ parts: LocusIndex.Parts) async throws -> (index: LocusIndex?, layers: [String]) {
+        guard server.address != nil else {
+            let index = try self.index.open(parts)
+            return (index, index.layers.keys.sorted())
+        }
+        let info = try await server.ask("info", [:], as: InfoLayers.self).index
+        if !parts.isDisjoint(with: [.addresses, .search]), info.metadata["address_count"] == nil {
+            throw LocusError(.notFound, "the server's index has no addresses")
+        }
+        return (nil, info.layers.map(\.name))
+    }
+
     /// The layers to use: the ones asked for, checked against the index's, or all of them.
     func layers(available: [String]) throws -> [String] {
         if layers.isEmpty { return available }
@@ -167,14 +181,7 @@ extension Locus {
                 columns.city = cityColumn
                 columns.state = stateColumn
                 columns.postcode = postcodeColumn
-                var index: LocusIndex?
-                let available: [String]
-                if files.server.address != nil {
-                    available = try await files.server.ask("info", [:], as: InfoLayers.self).index.layers.map(\.name)
-                } else {
-                    index = try files.index.open(.search)
-                    available = index!.layers.keys.sorted()
-                }
+                let (index, available) = try await files.source(.search)
                 let job = try EnrichJob(header: input.header, columns: columns, layers: try files.layers(available: available),
                                         outSpatialReference: try SpatialReference(wkid: outWkid), minScore: minScore)
                 try await files.run(job, input: input, loadIndex: { index }, describe: job.columnsDescription) { s in
@@ -221,14 +228,7 @@ extension Locus {
         func run() async throws {
             do {
                 let input = try CSVInput(path: files.input, delimiter: files.delimiterScalar)
-                var index: LocusIndex?
-                let available: [String]
-                if files.server.address != nil {
-                    available = try await files.server.ask("info", [:], as: InfoLayers.self).index.layers.map(\.name)
-                } else {
-                    index = try files.index.open(reverse ? [.layers, .addresses] : .layers)
-                    available = index!.layers.keys.sorted()
-                }
+                let (index, available) = try await files.source(reverse ? [.layers, .addresses] : .layers)
                 let job = try AssignJob(header: input.header, xColumn: xColumn, yColumn: yColumn, spatialReference: try SpatialReference(wkid: wkid),
                                         layers: try files.layers(available: available), nearestWithin: nearestWithin,
                                         reverseWithin: reverse ? maxDistance : nil)
@@ -245,11 +245,12 @@ extension Locus {
     }
 }
 
-/// The part of `info` a batch job needs from a server: its layers.
+/// The part of `info` a batch job needs from a server: its layers and whether it has addresses.
 struct InfoLayers: Decodable {
     struct Index: Decodable {
         struct Layer: Decodable { var name: String }
         var layers: [Layer]
+        var metadata: [String: String]
     }
     var index: Index
 }

@@ -105,21 +105,7 @@ extension Locus {
                     request.outSpatialReference = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) }
                     request.maxDistance = maxDistance
                     request.method = method
-                    var features: [FeatureMatch]?
-                    if !layer.isEmpty {
-                        features = []
-                        for name in layer {
-                            var w = WithinRequest(location: coordinates.point)
-                            w.spatialReference = request.spatialReference
-                            w.layer = name
-                            features! += try locator.within(w).features
-                        }
-                    }
-                    let address = try locator.reverse(request)
-                    if address == nil, features == nil {
-                        throw LocusError(.notFound, "no address within \(maxDistance) m of this point")
-                    }
-                    reply = ReverseReply(address: address, features: features)
+                    reply = try ReverseReply(request, layers: layer, locator: locator)
                 }
             } catch {
                 throw fail(error, json: query.json)

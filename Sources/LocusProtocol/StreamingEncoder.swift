@@ -1,32 +1,19 @@
-/// Writes `Encodable` values as compact JSON straight into bytes, in one pass.
+/// Writes `Encodable` values as compact JSON straight into bytes, in one pass: the replies whose
+/// results do not write their own JSON (`HotPathJSON.swift`) come through here.
 ///
 /// Foundation's `JSONEncoder` builds a tree of boxed values and then serialises it; for a reply
 /// of a few hundred bytes that is several times the engine's own time, on every request. This
-/// encoder writes each key and value as the value's `encode(to:)` produces it. Keys come out in
-/// the order the type encodes them (declaration order for synthesised conformances), not sorted;
-/// JSON objects are unordered, and the CLI's `--json` output keeps Foundation's sorted keys.
-/// Integral doubles are written without a fraction (`100`, not `100.0`), as Foundation does;
-/// non-finite numbers, which JSON cannot express, are written as `null`.
-public struct JSONLineEncoder {
-    public init() {}
-
-    public func encode(_ value: some Encodable, into bytes: inout [UInt8]) throws {
-        let sink = ByteSink(bytes: [])
-        swap(&sink.bytes, &bytes)
-        defer { swap(&sink.bytes, &bytes) }
-        try sink.write(value, codingPath: [])
-    }
-}
-
-/// The bytes being written and the frames of the containers still open.
+/// writes each key and value as the value's `encode(to:)` produces it. Keys come out in the order
+/// the type encodes them (declaration order for synthesised conformances), not sorted; JSON
+/// objects are unordered, and the CLI's `--json` output keeps Foundation's sorted keys. Integral
+/// doubles are written without a fraction (`100`, not `100.0`), as Foundation does; non-finite
+/// numbers, which JSON cannot express, are written as `null`.
+///
+/// This holds the bytes being written and the frames of the containers still open.
 final class ByteSink {
     var out: JSONBytes
-    var bytes: [UInt8] {
-        get { out.bytes }
-        set { out.bytes = newValue }
-    }
 
-    init(bytes: [UInt8]) { out = JSONBytes(bytes: bytes) }
+    init(out: JSONBytes) { self.out = out }
 
     /// One value being encoded: what container it opened, how many members it has written, and
     /// a nested container it opened that must be closed before its next member.
@@ -54,8 +41,8 @@ final class ByteSink {
     func finish(_ frame: Frame) {
         closeChildren(of: frame)
         switch frame.kind {
-        case .object: bytes.append(UInt8(ascii: "}"))
-        case .array: bytes.append(UInt8(ascii: "]"))
+        case .object: out.bytes.append(UInt8(ascii: "}"))
+        case .array: out.bytes.append(UInt8(ascii: "]"))
         case .unopened: append("{}")
         case .single: break
         }
@@ -71,8 +58,8 @@ final class ByteSink {
         guard frame.kind == .unopened else { return }
         frame.kind = kind
         switch kind {
-        case .object: bytes.append(UInt8(ascii: "{"))
-        case .array: bytes.append(UInt8(ascii: "["))
+        case .object: out.bytes.append(UInt8(ascii: "{"))
+        case .array: out.bytes.append(UInt8(ascii: "["))
         default: break
         }
     }
@@ -80,14 +67,14 @@ final class ByteSink {
     /// Starts a member of an object or array: closes a nested container left open, adds the comma.
     func member(of frame: Frame) {
         closeChildren(of: frame)
-        if frame.count > 0 { bytes.append(UInt8(ascii: ",")) }
+        if frame.count > 0 { out.bytes.append(UInt8(ascii: ",")) }
         frame.count += 1
     }
 
     func key(_ key: some CodingKey, in frame: Frame) {
         member(of: frame)
         writeString(key.stringValue)
-        bytes.append(UInt8(ascii: ":"))
+        out.bytes.append(UInt8(ascii: ":"))
     }
 
     @inline(__always) func append(_ s: StaticString) { out.append(s) }
@@ -99,6 +86,7 @@ final class ByteSink {
 /// JSON text being written: the scalars' encodings, shared by every writer.
 struct JSONBytes {
     var bytes: [UInt8]
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     @inline(__always) mutating func append(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -121,10 +109,9 @@ struct JSONBytes {
                 case 0x08: append("\\b")
                 case 0x0C: append("\\f")
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
                     append("\\u00")
-                    bytes.append(hex[Int(b >> 4)])
-                    bytes.append(hex[Int(b & 0xF)])
+                    bytes.append(Self.hexDigits[Int(b >> 4)])
+                    bytes.append(Self.hexDigits[Int(b & 0xF)])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
