@@ -69,9 +69,13 @@ public final class AddressIndex: Sendable {
     public let streetDisplay: [String]
     public let places: [AddressPlace]
     public let suffixes: [String]
+    /// Each address's lot frontage, in the same order as `points` (what the reverse geocoder
+    /// reasons with); empty while the builder is still working it out.
+    public let frontage: [LotFrontage]
 
     init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], streetDisplay: [String],
-         places: [AddressPlace], suffixes: [String]) {
+         places: [AddressPlace], suffixes: [String], frontage: [LotFrontage] = []) {
+        self.frontage = frontage
         self.streetDisplay = streetDisplay
         self.grid = grid
         self.cellStart = cellStart

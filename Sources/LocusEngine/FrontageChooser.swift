@@ -2,141 +2,129 @@ import LocusCore
 
 /// Chooses the address of the lot a point stands in front of, not merely the nearest address point.
 ///
-/// The nearest address point to a spot on the sidewalk is often the neighbour's or the corner
-/// lot's: address points sit inside buildings, and a deep or wide building puts its point far from
-/// the frontage. The data says more than positions: each address faces a named street, its
-/// same-side neighbours (stored in the index by house-number order and parity) trace the line of
-/// its side of that street, and the houses of the other parity trace the other side.
+/// The nearest address point to a street tree is often the neighbour's, the corner lot's or the
+/// house across the street: address points sit inside buildings, buildings sit anywhere on their
+/// lots, and the planting strip is nearer the middle of the street than the houses are. Each
+/// address's `LotFrontage` (worked out by the index builder from its same-side neighbours and the
+/// houses across the street) says more: which way its street runs, how far its lot reaches along
+/// it, and where the street's centre line lies.
 ///
-/// 1. **Which street.** For each street among the nearby addresses, the line of each side is
-///    placed through its houses; the street's centre line lies halfway between the two sides. A
-///    point in a planting strip or on a sidewalk is nearest the centre line of the street it
-///    fronts. (A street seen from one side only is judged by that side's line, with a handicap.)
-/// 2. **Which side.** The side whose house line is nearer.
-/// 3. **Which lot.** Along that side, each lot runs halfway to its neighbours; the lot the point's
-///    position along the street falls in wins, else the one it overshoots least.
+/// Every address within `reach` metres of the nearest is scored on how well the point fits being in
+/// front of that lot, and the best wins:
+/// - **distance** to the address point (the nearest-point answer is the baseline);
+/// - **how far the point stands beside the lot** rather than before it: its offset along the street
+///   past the lot's ends (`overshoot`), along the street at all, and the angle between the street
+///   and the line from the house to the point (a tree along a side street lies *along* the house's
+///   street line, not in front of it);
+/// - **how far in front** of the house line the point is;
+/// - **streets in between**: a lot whose street's centre line separates it from the point is across
+///   that street; so is a lot of any nearby street whose centre line lies between.
+///
+/// The weights were fitted (conditional logit: which candidate the city recorded) on the Portland
+/// street-tree inventory's development half, 96,938 trees whose recorded address is an index point,
+/// and checked by fitting on half of its 56 neighbourhoods and testing on the other half (three
+/// splits): right answers 86.5 % → 87.0–88.0 % against the nearest point on the same trees. The
+/// features are geometry any city's address points give; none names a street or a place.
 ///
 /// Keeps scratch space between calls, so it belongs to one thread (a `Locator` owns one).
 final class FrontageChooser {
     let addresses: AddressIndex
     private var list: AddressIndex.NearestList
-    private var lots: [Lot] = []
+    private var lines: [(street: UInt32, x: Double, y: Double, ux: Double, uy: Double)] = []
 
     init(addresses: AddressIndex) {
         self.addresses = addresses
         list = AddressIndex.NearestList(capacity: Self.candidates, maxDistance: 0)
-        lots.reserveCapacity(Self.candidates)
+        lines.reserveCapacity(Self.candidates)
     }
 
-    /// Addresses looked at: enough for both sides of a street and the corner lots.
-    static let candidates = 8
+    /// Addresses looked at: both sides of a street, the lots either side and the corner lots.
+    static let candidates = 12
     /// How much further than the nearest address a candidate may be, in metres.
-    static let reach = 30.0
-    /// Added to a street seen from one side only: its centre line is somewhere beyond that side.
-    static let oneSidedHandicap = 8.0
+    static let reach = 40.0
+    /// A street's centre line counts as lying between only this far (metres) along from where it was
+    /// seen: streets end, bend and meet.
+    static let lineReach = 60.0
 
-    private struct Lot {
-        var index: Int
-        var planar: Double
-        var street: UInt32
-        var parity: Int32
-        var position: (Double, Double)
-        var previous: (Double, Double)?
-        var next: (Double, Double)?
+    /// Weights of the score (per metre for lengths). See the type's comment for where they come from.
+    enum Weight {
+        static let distance = -0.0648
+        static let hasDirection = 0.5804
+        static let along = -0.1387
+        static let inFront = -0.2046
+        static let overshoot = -0.0484
+        static let alongAngle = -2.5300
+        static let acrossOwnStreet = -0.4547
+        static let endLot = 0.1671
+        static let streetsBetween = -0.5535
+        static let streetsBetweenDepth = -0.0638
+        /// Depths past a centre line count up to this many metres: beyond, the street is certain.
+        static let depthCap = 20.0
     }
 
     func choose(_ q: GeoPoint, maxDistance: Double) -> (index: Int, planarMetres: Double)? {
-        // A lot whose house is more than `reach` metres further than the nearest one is not the
-        // lot in front of which the point stands; bounding the search keeps it to a few cells.
         guard let first = addresses.nearest(lon: q.x, lat: q.y, maxDistance: maxDistance) else { return nil }
+        let frontage = addresses.frontage
+        // An index without frontages (none is opened so today) answers with the nearest point.
+        guard frontage.count == addresses.points.count else { return first }
         list.reset(maxDistance: min(maxDistance, first.planarMetres + Self.reach))
         addresses.search(lon: q.x, lat: q.y, into: &list)
-        guard let nearest = list.items.first else { return nil }
+        guard list.items.count > 1 else { return first }
         let s = LocalMetricScale(latitude: q.y)
         let points = addresses.points
         // Everything in metres with q at the origin.
-        func metres(_ i: Int32) -> (Double, Double) {
-            let p = points[Int(i)]
-            return ((p.lon - q.x) * s.metresPerDegreeX, (p.lat - q.y) * s.metresPerDegreeY)
+        @inline(__always) func metres(_ i: Int) -> (Double, Double) {
+            ((points[i].lon - q.x) * s.metresPerDegreeX, (points[i].lat - q.y) * s.metresPerDegreeY)
         }
-        lots.removeAll(keepingCapacity: true)
-        for c in list.items {
-            let p = points[c.index]
-            lots.append(Lot(index: c.index, planar: c.squared.squareRoot(), street: p.street, parity: p.number & 1,
-                            position: metres(Int32(c.index)), previous: p.previous >= 0 ? metres(p.previous) : nil,
-                            next: p.next >= 0 ? metres(p.next) : nil))
+        // One centre line per street, from its nearest address whose street has houses across.
+        lines.removeAll(keepingCapacity: true)
+        for item in list.items {
+            let f = frontage[item.index], street = points[item.index].street
+            guard !f.centre.isNaN, !lines.contains(where: { $0.street == street }) else { continue }
+            let c = metres(item.index), ux = Double(f.ux), uy = Double(f.uy), o = Double(f.centre)
+            lines.append((street, c.0 - uy * o, c.1 + ux * o, ux, uy))
         }
-        // Group by street without building sets: sort, then walk the runs.
-        lots.sort { ($0.street, $0.planar) < ($1.street, $1.planar) }
-        var best: (cost: Double, lot: Int)?
-        var start = 0
-        while start < lots.count {
-            var end = start + 1
-            while end < lots.count, lots[end].street == lots[start].street { end += 1 }
-            defer { start = end }
-            guard let u = direction(lots[start..<end]) else { continue }
-            let n = (-u.1, u.0)
-            // Signed distance from each side's house line to q (q is the origin).
-            var sum = (0.0, 0.0), count = (0.0, 0.0)
-            @inline(__always) func add(_ v: (Double, Double)?, _ parity: Int32) {
-                guard let v else { return }
-                let d = -(v.0 * n.0 + v.1 * n.1)
-                if parity == 0 { sum.0 += d; count.0 += 1 } else { sum.1 += d; count.1 += 1 }
-            }
-            for lot in lots[start..<end] {
-                add(lot.position, lot.parity)
-                add(lot.previous, lot.parity)
-                add(lot.next, lot.parity)
-            }
-            let even = count.0 > 0 ? sum.0 / count.0 : nil, odd = count.1 > 0 ? sum.1 / count.1 : nil
-            let streetDistance: Double
-            if let even, let odd, (even > 0) != (odd > 0) {
-                streetDistance = abs((even + odd) / 2)
+        var best = (score: -Double.infinity, index: first.index, planar: first.planarMetres)
+        for item in list.items {
+            let d = item.squared.squareRoot()
+            let p = points[item.index], f = frontage[item.index]
+            let c = metres(item.index)
+            var score = Weight.distance * d
+            if f.hasDirection {
+                let ux = Double(f.ux), uy = Double(f.uy)
+                // From the house to the point.
+                let along = -(c.0 * ux + c.1 * uy), across = -(c.0 * -uy + c.1 * ux)
+                let overshoot: Double
+                if f.start.isNaN {
+                    overshoot = abs(along)
+                } else {
+                    overshoot = max(0, along - Double(f.end), Double(f.start) - along)
+                }
+                var acrossOwn = 0.0
+                if !f.centre.isNaN {
+                    let o = Double(f.centre)
+                    if (across - o) * (0 - o) < 0 { acrossOwn = min(abs(across - o), Weight.depthCap) }
+                }
+                let ends = (p.previous < 0 ? 1.0 : 0) + (p.next < 0 ? 1.0 : 0)
+                score += Weight.hasDirection + Weight.along * abs(along) + Weight.inFront * abs(across)
+                    + Weight.overshoot * overshoot + Weight.alongAngle * abs(along) / max(d, 1e-6)
+                    + Weight.acrossOwnStreet * acrossOwn + Weight.endLot * ends
             } else {
-                streetDistance = min(abs(even ?? .infinity), abs(odd ?? .infinity)) + Self.oneSidedHandicap
+                // No direction: nothing says the point is before the lot; judged as far beside it.
+                score += Weight.inFront * d + Weight.overshoot * d + Weight.endLot
             }
-            let side: Int32 = abs(even ?? .infinity) <= abs(odd ?? .infinity) ? 0 : 1
-            for k in start..<end where lots[k].parity == side {
-                // Lot boundaries run square to the street where the lot is: its own neighbours' line.
-                let own = direction(lots[k...k]) ?? u
-                let cost = streetDistance * 2 + overshoot(lots[k], own) * 2 + lots[k].planar * 0.01
-                if best == nil || cost < best!.cost { best = (cost, k) }
+            for line in lines where line.street != p.street {
+                // Signed distances from the line's centre to the point (the origin) and the house.
+                let nx = -line.uy, ny = line.ux
+                let et = -(line.x * nx + line.y * ny), ec = (c.0 - line.x) * nx + (c.1 - line.y) * ny
+                guard et * ec < 0 else { continue }
+                let t = et / (et - ec)
+                let crossAlong = (t * c.0 - line.x) * line.ux + (t * c.1 - line.y) * line.uy
+                guard abs(crossAlong) < Self.lineReach else { continue }
+                score += Weight.streetsBetween + Weight.streetsBetweenDepth * min(abs(et), Weight.depthCap)
             }
+            if score > best.score { best = (score, item.index, d) }
         }
-        guard let best else { return (nearest.index, nearest.squared.squareRoot()) }
-        return (lots[best.lot].index, lots[best.lot].planar)
-    }
-
-    /// The street's direction: from the lots' neighbour links, averaged with a consistent sign.
-    private func direction(_ lots: ArraySlice<Lot>) -> (Double, Double)? {
-        var sx = 0.0, sy = 0.0
-        for lot in lots {
-            let from = lot.previous ?? lot.position, to = lot.next ?? lot.position
-            var d = (to.0 - from.0, to.1 - from.1)
-            let len = (d.0 * d.0 + d.1 * d.1).squareRoot()
-            guard len > 0.5 else { continue }
-            d = (d.0 / len, d.1 / len)
-            // Opposite sides may number in opposite directions: align before summing.
-            if sx * d.0 + sy * d.1 < 0 { d = (-d.0, -d.1) }
-            sx += d.0
-            sy += d.1
-        }
-        let len = (sx * sx + sy * sy).squareRoot()
-        return len > 0 ? (sx / len, sy / len) : nil
-    }
-
-    /// How far q's position along the street falls outside the lot (0 when inside it).
-    private func overshoot(_ lot: Lot, _ u: (Double, Double)) -> Double {
-        let along = -(lot.position.0 * u.0 + lot.position.1 * u.1)
-        func at(_ v: (Double, Double)) -> Double { v.0 * u.0 + v.1 * u.1 }
-        let a = at(lot.position)
-        var bounds: [Double] = []
-        if let p = lot.previous { bounds.append((at(p) - a) / 2) }
-        if let n = lot.next { bounds.append((at(n) - a) / 2) }
-        guard !bounds.isEmpty else { return abs(along) }
-        // An end lot is taken to be as wide as its one neighbour's gap, mirrored.
-        if bounds.count == 1 { bounds.append(-bounds[0]) }
-        let lo = min(bounds[0], bounds[1]), hi = max(bounds[0], bounds[1])
-        return along > hi ? along - hi : (along < lo ? lo - along : 0)
+        return (best.index, best.planar)
     }
 }

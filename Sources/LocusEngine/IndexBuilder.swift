@@ -359,6 +359,20 @@ private struct IndexWriter {
         try insertBlob.run([.text("address_cells"), .blob(cellBytes)])
         content.update(data: packed)
 
+        // Lot frontages need every address of a street and its neighbours in the grid: worked out
+        // here once, from the points just laid out, rather than at every open.
+        let laidOut = AddressIndex(grid: grid, cellStart: cellStart, points: kept.indices.map { i in
+            AddressIndex.Point(lon: kept[i].c.lon, lat: kept[i].c.lat, number: kept[i].c.number, street: UInt32(streetID[kept[i].c.street] ?? 0),
+                               place: 0, suffix: 0, previous: previous[i], next: next[i])
+        }, streets: streets, streetDisplay: [], places: [], suffixes: [])
+        let frontage = LotFrontage.compute(laidOut)
+        var frontageBytes = [UInt8](repeating: 0, count: frontage.count * LotFrontage.packedSize)
+        frontageBytes.withUnsafeMutableBytes { raw in
+            for (i, f) in frontage.enumerated() { f.pack(into: raw, at: i * LotFrontage.packedSize) }
+        }
+        try insertBlob.run([.text("address_frontage"), .blob(frontageBytes)])
+        content.update(data: frontageBytes)
+
         report.addresses = kept.count
         try recordIssues(issues, report: &report)
         try recordSource(name: "addresses", kind: "addresses", files: [path], crs: srs.projDefinition)

@@ -4,7 +4,7 @@
 /// in milliseconds (little-endian, see `AddressIndex`). Bump `version` on any change a reader of
 /// the previous version would misread: servers refuse an index of another version.
 enum IndexSchema {
-    static let version = 2
+    static let version = 3
 
     static let create = """
     CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,4 +28,5 @@ enum IndexSchema {
     /// Bytes per address in the `address_points` blob: lon, lat (f64), number (i32), street, place,
     /// suffix (u32), and the previous and next address on the same side of the same street (i32, -1 for none).
     static let packedAddressSize = 40
+    // Version 3 adds the `address_frontage` blob: each address's `LotFrontage`, in point order.
 }

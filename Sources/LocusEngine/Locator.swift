@@ -17,8 +17,9 @@ public struct ReverseRequest: Sendable {
 
 /// How the reverse geocoder chooses an address.
 public enum ReverseMethod: String, Sendable, CaseIterable {
-    /// The lot the point stands in front of, judged from the line each address's same-side
-    /// neighbours form along their street.
+    /// The lot the point stands in front of: nearby addresses scored on distance, how far the
+    /// point stands beside rather than before each lot, and the streets in between (see
+    /// `FrontageChooser`).
     case frontage
     /// The nearest address point.
     case nearest

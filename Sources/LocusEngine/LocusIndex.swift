@@ -178,8 +178,16 @@ public final class LocusIndex: Sendable {
         guard points.allSatisfy({ Int($0.street) < streets.count && Int($0.place) < places.count && Int($0.suffix) < suffixes.count }) else {
             throw LocusError(.invalidIndex, "\(metadata.path): address points refer to missing streets or places")
         }
+        try blob.bind([.text("address_frontage")])
+        guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no lot frontages") }
+        let frontage: [LotFrontage] = try blob.withBlob(0) { (raw) throws(LocusError) in
+            guard raw.count == points.count * LotFrontage.packedSize else {
+                throw LocusError(.invalidIndex, "\(metadata.path): lot frontages do not match the address points")
+            }
+            return (0..<points.count).map { LotFrontage.unpack(raw, at: $0 * LotFrontage.packedSize) }
+        }
         return AddressIndex(grid: grid, cellStart: cellStart, points: points, streets: streets, streetDisplay: streetDisplay,
-                            places: places, suffixes: suffixes)
+                            places: places, suffixes: suffixes, frontage: frontage)
     }
 
     private static func loadLayer(_ db: SQLiteDatabase, name: String) throws(LocusError) -> BoundaryLayer {
