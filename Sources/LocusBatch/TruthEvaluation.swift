@@ -19,9 +19,12 @@ public struct AddressKey: Hashable, Sendable {
         street = streetTokens.joined(separator: " ")
     }
 
-    /// The key of a parsed address; nil when it has no house number or no street.
+    /// The key of a parsed address; nil when it has no house number or no street. A lone
+    /// directional is no street: the parser reads "NE 19" (a numbered street without its type)
+    /// as number 19 on "northeast".
     public init?(_ parsed: ParsedAddress) {
         guard let n = parsed.number, !parsed.street.isEmpty, parsed.crossStreet == nil else { return nil }
+        if parsed.street.count == 1, StreetNameParts.directionals.contains(parsed.street[0]) { return nil }
         self.init(number: n, streetTokens: parsed.street)
     }
 

@@ -298,7 +298,7 @@ extension TruthReport {
         out.append("rows: \(n(rows.read)) · without a position \(n(rows.withoutPosition)) · no address \(n(rows.noAddress)) (\(n(rows.emptyAddress)) empty)"
             + " · address among the index's points \(n(rows.amongIndexPoints)) (\(String(format: "%.2f", Self.percent(rows.amongIndexPoints, of: withAddress))) %"
             + " of \(n(withAddress)) with an address) · not among \(n(rows.notAmongIndexPoints))")
-        out.append(String(format: "%.1f s with %d workers", seconds, workers))
+        out.append(String(format: "%.1f s", seconds) + " with \(workers) workers")
         out.append("")
         if let reverse {
             out.append("reverse (address among index points): " + reverse.methods.map { "\($0.method) \(pct($0.amongIndexPoints))" }.joined(separator: " · "))

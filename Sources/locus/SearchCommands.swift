@@ -164,25 +164,28 @@ extension Locus {
         static let configuration = CommandConfiguration(
             abstract: "Measure geocoding accuracy: against a ground-truth file (--truth), or on queries made from the index itself (--synthetic).",
             discussion: """
-            --truth FILE: a CSV (or .csv.gz) of addresses recorded at known positions (columns
-            guessed like `locus assign`/`enrich`, or named). Each recorded address is parsed as the
-            geocoder parses queries into a key, house number + canonical street ("NE 34TH AVE" =
-            "Northeast 34th Avenue"); it is "among the index's points" when an index address point
-            has that key, and the nearest such point is its true point. Rows with no house number
+            --truth FILE: a CSV (or .csv.gz) of addresses recorded at known positions (columns \
+            guessed like `locus assign`/`enrich`, or named). Each recorded address is parsed as the \
+            geocoder parses queries into a key, house number + canonical street ("NE 34TH AVE" = \
+            "Northeast 34th Avenue"); it is "among the index's points" when an index address point \
+            has that key, and the nearest such point is its true point. Rows with no house number \
             or street count as "no address" and are not judged in reverse.
-              Reverse: every method answers at the row's position (default max distance); right
-            when the answer's key is the recorded one. Failures among index points: no_answer,
-            colocated (another address within 2 m of the true point), neighbour_lot (same street,
-            same parity), across_street (same street, other parity), different_street
+
+            Reverse: every method answers at the row's position (default max distance); right when \
+            the answer's key is the recorded one. Failures among index points: no_answer, colocated \
+            (another address within 2 m of the true point), neighbour_lot (same street, same \
+            parity), across_street (same street, other parity), different_street \
             (corner_or_side_street: true point within 60 m of the row; far_lot: farther).
-              Forward: the recorded text (plus --city when it names none) is geocoded (min score
-            60, top candidate); right within --distance metres of the row. Failures: no_candidate,
-            street_only, wrong_street, wrong_directional, wrong_numbered_street,
-            wrong_street_type, wrong_number, right_street_too_far (by match type); rows not among
-            the index's points are also split by input: range, qualifier, corner, leading_zero,
-            no_number, plain.
-            Without --truth (or with --synthetic): the synthetic evaluation, query variants written
+
+            Forward: the recorded text (plus --city when it names none) is geocoded (min score 60, \
+            top candidate); right within --distance metres of the row. Failures: no_candidate, \
+            street_only, wrong_street, wrong_directional, wrong_numbered_street, wrong_street_type, \
+            wrong_number, right_street_too_far (by match type). Rows not among the index's points \
+            are also split by input: range, qualifier, corner, leading_zero, no_number, plain.
+
+            Without --truth (or with --synthetic): the synthetic evaluation, query variants written \
             from the index's own addresses and reverse points placed in front of them.
+
             Examples: locus eval --truth ../shared/data/portland/street_trees_dev.csv.gz
                       locus eval --synthetic --sample 2000
             """
