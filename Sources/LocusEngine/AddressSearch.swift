@@ -32,7 +32,9 @@ public final class AddressSearch: Sendable {
     }
 
     let addresses: AddressIndex
-    let parser: AddressParser
+    /// The parser queries go through, knowing the index's cities and ZIP codes: public so that an
+    /// evaluation reads recorded addresses exactly as the geocoder reads queries.
+    public let parser: AddressParser
     let streets: [Street]
     let streetsByCore: [String: [Int32]]
     /// Streets by their name without middle initials and "Jr" ("cesar chavez" for César E. Chávez).

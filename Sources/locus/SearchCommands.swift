@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocusBatch
 import LocusCore
 import LocusEngine
 import LocusProtocol
@@ -159,38 +160,114 @@ extension Locus {
 }
 
 extension Locus {
-    struct Eval: ParsableCommand {
+    struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure geocoding accuracy on query variants generated from the index's own addresses.",
-            discussion: "Writes the table EVALUATION.md records. Example: locus eval --sample 2000"
+            abstract: "Measure geocoding accuracy: against a ground-truth file (--truth), or on queries made from the index itself (--synthetic).",
+            discussion: """
+            --truth FILE: a CSV (or .csv.gz) of addresses recorded at known positions (columns \
+            guessed like `locus assign`/`enrich`, or named). Each recorded address is parsed as the \
+            geocoder parses queries into a key, house number + canonical street ("NE 34TH AVE" = \
+            "Northeast 34th Avenue"); it is "among the index's points" when an index address point \
+            has that key, and the nearest such point is its true point. Rows with no house number \
+            or street count as "no address" and are not judged in reverse.
+
+            Reverse: every method answers at the row's position (default max distance); right when \
+            the answer's key is the recorded one. Failures among index points: no_answer, colocated \
+            (another address within 2 m of the true point), neighbour_lot (same street, same \
+            parity), across_street (same street, other parity), different_street \
+            (corner_or_side_street: true point within 60 m of the row; far_lot: farther).
+
+            Forward: the recorded text (plus --city when it names none) is geocoded (min score 60, \
+            top candidate); right within --distance metres of the row. Failures: no_candidate, \
+            street_only, wrong_street, wrong_directional, wrong_numbered_street, wrong_street_type, \
+            wrong_number, right_street_too_far (by match type). Rows not among the index's points \
+            are also split by input: range, qualifier, corner, leading_zero, no_number, plain.
+
+            Without --truth (or with --synthetic): the synthetic evaluation, query variants written \
+            from the index's own addresses and reverse points placed in front of them.
+
+            Examples: locus eval --truth ../shared/data/portland/street_trees_dev.csv.gz
+                      locus eval --synthetic --sample 2000
+            """
         )
-        @Option(help: "Addresses sampled.") var sample: Int = 2_000
-        @Option(help: "Addresses held out to test interpolation.") var heldOut: Int = 500
-        @Option(help: "Seed.") var seed: UInt64 = 1
-        @Flag(help: "List failed queries.") var failures = false
+        enum Part: String, ExpressibleByArgument, CaseIterable { case reverse, forward }
+
+        @Option(help: ArgumentHelp("Ground-truth CSV (or .csv.gz): an address and the x/y where it was recorded.", valueName: "file"))
+        var truth: String?
+        @Flag(help: "The synthetic evaluation: queries made from the index's own addresses (the default without --truth).")
+        var synthetic = false
+        @Option(help: ArgumentHelp("With --truth: column with the address.", valueName: "name")) var addressColumn: String?
+        @Option(help: ArgumentHelp("With --truth: column with x (longitude).", valueName: "name")) var xColumn: String?
+        @Option(help: ArgumentHelp("With --truth: column with y (latitude).", valueName: "name")) var yColumn: String?
+        @Option(help: ArgumentHelp("With --truth: spatial reference of x/y.", valueName: "wkid")) var wkid: Int = 4326
+        @Option(help: ArgumentHelp("With --truth: city appended to addresses that name none (default: none).", valueName: "text"))
+        var city: String?
+        @Option(help: ArgumentHelp("With --truth: forward geocoding is right within this many metres of the row.", valueName: "metres"))
+        var distance: Double = 75
+        @Option(help: ArgumentHelp("With --truth: examples listed per failure class.", valueName: "n")) var examples: Int = 5
+        @Option(help: ArgumentHelp("With --truth: only the first N rows.", valueName: "n")) var limit: Int?
+        @Option(help: ArgumentHelp("With --truth: only reverse or only forward geocoding (default both).", valueName: "reverse|forward"))
+        var only: Part?
+        @Flag(help: "With --truth: the whole report as one JSON object.") var json = false
+        @Option(help: "Synthetic: addresses sampled.") var sample: Int = 2_000
+        @Option(help: "Synthetic: addresses held out to test interpolation.") var heldOut: Int = 500
+        @Option(help: "Synthetic: seed.") var seed: UInt64 = 1
+        @Flag(help: "Synthetic: list failed queries.") var failures = false
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
             guard sample > 0, heldOut >= 0 else { throw ValidationError("--sample must be positive, --held-out ≥ 0") }
+            if synthetic, truth != nil { throw ValidationError("--synthetic and --truth are two evaluations: give one") }
+            guard wkid > 0 else { throw ValidationError("--wkid must be a positive wkid") }
+            guard distance.isFinite, distance > 0 else { throw ValidationError("--distance must be a positive number of metres") }
+            guard (0...10_000).contains(examples) else { throw ValidationError("--examples must be 0 … 10000") }
+            if let limit, limit <= 0 { throw ValidationError("--limit must be positive") }
         }
 
-        func run() throws {
+        func run() async throws {
+            guard let truth else { return try runSynthetic() }
+            do {
+                var options = TruthEvaluationOptions()
+                options.addressColumn = addressColumn
+                options.xColumn = xColumn
+                options.yColumn = yColumn
+                options.spatialReference = try SpatialReference(wkid: wkid)
+                options.city = city
+                options.distance = distance
+                options.examples = examples
+                options.limit = limit
+                options.reverse = only != .forward
+                options.forward = only != .reverse
+                let report = try await TruthEvaluation.run(truth: truth, index: try index.open(.all), options: options)
+                if json {
+                    FileHandle.standardOutput.write(try report.json() + Data("\n".utf8))
+                } else {
+                    for l in report.lines { Output.line(l) }
+                }
+            } catch {
+                throw fail(error, json: json)
+            }
+        }
+
+        func runSynthetic() throws {
             let idx = try index.open(.all)
             let report = try GeocodeEvaluation(index: idx, sample: sample, seed: seed).run(heldOut: heldOut)
+            Output.line("synthetic evaluation: queries written from \(sample) of the index's own addresses (seed \(seed))")
+            Output.line("")
             Output.line("| variant | queries | top-1 correct | no answer |")
             Output.line("| --- | ---: | ---: | ---: |")
             for r in report.rows + [report.interpolation] {
                 Output.line("| \(r.variant) | \(r.queries) | \(String(format: "%.2f", r.accuracy * 100)) % | \(r.noAnswer) |")
             }
             let e = report.interpolationErrors
-            if !e.isEmpty {
+            if let worst = e.last {
                 Output.line("")
                 Output.line(String(format: "interpolation error over %d interpolated answers: median %.1f m, p90 %.1f m, max %.1f m",
-                                   e.count, e[e.count / 2], e[Int(Double(e.count - 1) * 0.9)], e.last!))
+                                   e.count, e[e.count / 2], e[(e.count - 1) * 9 / 10], worst))
             }
             let reverse = try ReverseEvaluation(index: idx, sample: sample, seed: seed).run()
             Output.line("")
-            Output.line("| reverse geocoding, \(reverse.points) points in front of a lot | right lot |")
+            Output.line("| reverse geocoding (synthetic), \(reverse.points) points in front of a lot | right lot |")
             Output.line("| --- | ---: |")
             for m in ReverseMethod.allCases {
                 let n = reverse.correct[m] ?? 0
