@@ -296,7 +296,7 @@ public enum TruthEvaluation {
     /// Why a candidate beyond the distance is wrong, judged against the address as recorded
     /// (the inventory's markers aside).
     static func forwardFailure(recorded: ParsedAddress, _ top: GeocodeCandidate) -> ForwardFailure {
-        let houseLevel = top.matchType == .pointAddress || top.matchType == .interpolated
+        let houseLevel = top.matchType == .pointAddress || top.matchType == .interpolated || top.matchType == .extrapolated
         // An intersection's street_full is "A & B": either street may be the recorded one.
         let candidateStreets = top.components.streetFull.components(separatedBy: " & ")
             .map { StreetNameParts(tokens: AddressKey.streetTokens($0)) }.filter { !$0.core.isEmpty }

@@ -95,8 +95,11 @@ public struct WithinResult: Hashable, Sendable, Codable {
 public enum MatchType: String, Sendable, Codable {
     /// The location of a published address point.
     case pointAddress = "point_address"
-    /// Placed between neighbouring address points on the same street side.
+    /// Placed between the address points numbered next below and above it on the same street.
     case interpolated
+    /// Placed beyond the last address point of its street (or of a long gap in them), a bounded
+    /// distance along the street's line at the rate its numbers run there.
+    case extrapolated
     case street
     case intersection
     case postcode
