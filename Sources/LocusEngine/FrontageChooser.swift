@@ -63,12 +63,16 @@ final class FrontageChooser {
     }
 
     func choose(_ q: GeoPoint, maxDistance: Double) -> (index: Int, planarMetres: Double)? {
-        guard let first = addresses.nearest(lon: q.x, lat: q.y, maxDistance: maxDistance) else { return nil }
+        // One search for the dozen nearest; those beyond the reach of the nearest are dropped after.
+        list.reset(maxDistance: maxDistance)
+        addresses.search(lon: q.x, lat: q.y, into: &list)
+        guard let nearest = list.items.first else { return nil }
+        let first = (index: nearest.index, planarMetres: nearest.squared.squareRoot())
         let frontage = addresses.frontage
         // An index without frontages (none is opened so today) answers with the nearest point.
         guard frontage.count == addresses.points.count else { return first }
-        list.reset(maxDistance: min(maxDistance, first.planarMetres + Self.reach))
-        addresses.search(lon: q.x, lat: q.y, into: &list)
+        let reach = (first.planarMetres + Self.reach) * (first.planarMetres + Self.reach)
+        while let last = list.items.last, last.squared > reach { list.items.removeLast() }
         guard list.items.count > 1 else { return first }
         let s = LocalMetricScale(latitude: q.y)
         let points = addresses.points

@@ -121,9 +121,9 @@ extension AddressSearch {
             let ids = rest.split(separator: ":").compactMap { Int32($0) }
             guard ids.count == 2, ids.allSatisfy({ $0 >= 0 && Int($0) < streets.count }) else { return nil }
             return intersectionMatch(ids[0], ids[1], penalty: 0, notes: ["the intersection of the key"], ParsedAddress())
-        case "i", "e":
+        case "i", "e", "b":
             // street:number:from:to — the two known addresses the number was placed from (interpolated
-            // between; extrapolated beyond the first, away from the second).
+            // between; extrapolated beyond the first, away from the second; "b": so within its block).
             let parts = rest.split(separator: ":").compactMap { Int32($0) }
             guard parts.count == 4, parts[0] >= 0, Int(parts[0]) < streets.count, parts[1] >= 0,
                   parts[2...].allSatisfy({ $0 >= 0 && Int($0) < addresses.count }) else { return nil }
@@ -131,7 +131,8 @@ extension AddressSearch {
             if kind == "i" {
                 return interpolated(parts[2], parts[3], number: number, street: parts[0], q: ParsedAddress(), penalty: 0, notes: [])
             }
-            return extrapolated(from: parts[2], reference: parts[3], number: number, street: parts[0], q: ParsedAddress(), penalty: 0, notes: [])
+            return extrapolated(from: parts[2], reference: parts[3], number: number, street: parts[0], q: ParsedAddress(), penalty: 0,
+                                notes: [], withinKnownNumbers: kind == "b")
         case "n":
             guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
             return areaMatch(neighbourhoods[i].area, type: .neighbourhood, key: key, score: 100, notes: ["the suggested area"])
@@ -402,6 +403,18 @@ extension AddressSearch {
         if let a = lowerSame, let b = upperSame { pairs.append((a, b)) }
         if let c = lowerAny, let d = upperAny { pairs.append((c, d)) }
         for (a, b) in pairs {
+            // US numbers start a new hundred at each cross street, so a number in the same hundred
+            // as one neighbour lies in that neighbour's block: placed from it at that block's own
+            // pace rather than on a straight line across the jump.
+            let na = Int(points[Int(members[a])].number), nb = Int(points[Int(members[b])].number)
+            if na / 100 != nb / 100 {
+                let (anchor, step) = n / 100 == nb / 100 ? (b, 1) : (n / 100 == na / 100 ? (a, -1) : (-1, 0))
+                if anchor >= 0, let r = extrapolationReference(members, anchor: anchor, step: step, sameHundred: true),
+                   let m = extrapolated(from: members[anchor], reference: r, number: number, street: street, q: q, penalty: penalty,
+                                        notes: notes, withinKnownNumbers: true) {
+                    return m
+                }
+            }
             if let m = interpolated(members[a], members[b], number: number, street: street, q: q, penalty: penalty, notes: notes) {
                 return m
             }
@@ -423,13 +436,14 @@ extension AddressSearch {
 
     /// A known number a little further from the anchor (away from the wanted number) that gives the
     /// street's direction and numbering rate there: at least 2 numbers and 5 m away, within the span.
-    func extrapolationReference(_ members: [Int32], anchor: Int, step: Int) -> Int32? {
+    func extrapolationReference(_ members: [Int32], anchor: Int, step: Int, sameHundred: Bool = false) -> Int32? {
         let points = addresses.points
         let a = points[Int(members[anchor])]
         var k = anchor + step
         var looked = 0
         while k >= 0, k < members.count, looked < 12 {
             let r = points[Int(members[k])]
+            if sameHundred, r.number / 100 != a.number / 100 { return nil }
             let metres = GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: r.lon, y: r.lat))
             if metres > Self.interpolationSpan { return nil }
             if abs(Int(r.number) - Int(a.number)) >= 2, metres >= 5 { return members[k] }
@@ -466,8 +480,10 @@ extension AddressSearch {
 
     /// A number beyond `anchor`, placed along the line from `reference` through `anchor` at the
     /// rate (metres per number) between them; nil beyond `extrapolationReach` or at an implausible rate.
+    /// With `withinKnownNumbers`, the number lies between known ones of the street (in the anchor's
+    /// block, see `placeNumber`): an interpolation in all but method, scored as one.
     func extrapolated(from anchor: Int32, reference: Int32, number: HouseNumber, street: Int32, q: ParsedAddress,
-                      penalty: Double, notes: [String]) -> ScoredMatch? {
+                      penalty: Double, notes: [String], withinKnownNumbers: Bool = false) -> ScoredMatch? {
         let points = addresses.points
         let a = points[Int(anchor)], r = points[Int(reference)]
         guard a.street == UInt32(street), r.street == UInt32(street), a.number != r.number else { return nil }
@@ -488,6 +504,13 @@ extension AddressSearch {
         var components = addresses.components(of: Int(anchor))
         components.number = number.text
         let (rp, rn) = regionPenalty(q, place: Int32(a.place))
+        if withinKnownNumbers {
+            let score = min(max(0, 100 - penalty - rp - 10), 89)
+            return ScoredMatch(score: score, matchType: .interpolated, location: location,
+                               key: "b\(street):\(number.value):\(anchor):\(reference)",
+                               notes: notes + rn + ["house number \(number.text) placed \(Int(distance.rounded())) m from \(a.number) in its block (−10)"],
+                               components: components)
+        }
         // Less sure the further it goes: 15 points off, up to 5 more at the full reach.
         let cost = 15 + 5 * distance / Self.extrapolationReach
         let score = min(max(0, 100 - penalty - rp - cost), 100 - cost)
