@@ -7,6 +7,12 @@ public struct StreetSynonyms: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var from: [String]
         public var to: [String]
+
+        /// Both sides in canonical tokens (`AddressText.tokens`, then `streetTokens`).
+        public init(from: [String], to: [String]) {
+            self.from = from
+            self.to = to
+        }
     }
 
     public private(set) var entries: [Entry] = []

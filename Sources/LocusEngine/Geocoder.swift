@@ -206,13 +206,20 @@ extension AddressSearch {
 
     /// Streets whose name matches, with a penalty for each way the query's directionals and type
     /// differ from the street's, and the notes that explain it.
+    ///
+    /// A synonym's street competes with what the text names as typed (an old name may still be a
+    /// street elsewhere), one point behind it.
     func matchStreets(_ typed: [String], fuzzyOnly: Bool = false) -> [(Int32, Double, [String])] {
-        var tokens = typed
+        guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly) }
+        let note = "\"\(typed.joined(separator: " "))\" read as \"\(replaced.joined(separator: " "))\" (synonym, −1)"
+        var best: [Int32: (Double, [String])] = [:]
+        for (s, p, n) in matchStreetNames(replaced, fuzzyOnly: fuzzyOnly) { best[s] = (p + 1, [note] + n) }
+        for (s, p, n) in matchStreetNames(typed, fuzzyOnly: fuzzyOnly) where p < best[s]?.0 ?? .infinity { best[s] = (p, n) }
+        return best.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
+    }
+
+    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool) -> [(Int32, Double, [String])] {
         var baseNotes: [String] = []
-        if let replaced = synonyms.apply(typed) {
-            tokens = replaced
-            baseNotes.append("\"\(typed.joined(separator: " "))\" read as \"\(replaced.joined(separator: " "))\" (synonym)")
-        }
         var parts = StreetNameParts(tokens: tokens)
         var basePenalty = 0.0
         // A misspelt street type ("avenu") is still a type.

@@ -53,6 +53,9 @@ public struct IndexBuildConfiguration: Sendable {
     public var maximumRejectedShare: Double = 0.5
     /// How many import issues per source are written into the index (all are counted). Default 1,000.
     public var listedIssuesPerSource = 1_000
+    /// Street synonym files (`from,to` per line, see `StreetSynonyms`), stored in the index so that
+    /// it stays one file. Default: none.
+    public var synonyms: [String] = []
 
     public init(output: String) {
         self.output = output
@@ -142,6 +145,7 @@ public enum IndexBuilder {
                 for layer in config.layers {
                     try writer.importLayer(layer, report: &report)
                 }
+                try writer.importSynonyms(config.synonyms)
                 try writer.writeMetadata(report: report)
             }
             try db.execute("VACUUM")
@@ -557,6 +561,26 @@ private struct IndexWriter {
             }
         }
         return first
+    }
+
+    // MARK: Synonyms
+
+    mutating func importSynonyms(_ paths: [String]) throws(LocusError) {
+        guard !paths.isEmpty else { return }
+        var all = StreetSynonyms()
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw LocusError(.notFound, "cannot read the synonyms file \(path)")
+            }
+            do throws(LocusError) {
+                all = all.merging(try StreetSynonyms(parsing: text))
+            } catch {
+                throw LocusError(.invalidArgument, "\(path): \(error.message)")
+            }
+        }
+        metadata["synonyms"] = all.text
+        metadata["synonym_count"] = String(all.entries.count)
+        try recordSource(name: "synonyms", kind: "synonyms", files: paths, crs: "")
     }
 
     // MARK: Metadata

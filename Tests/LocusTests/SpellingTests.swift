@@ -81,3 +81,40 @@ import Testing
         #expect(u.unit == "unit a")
     }
 }
+
+/// A dataset's synonyms file reaches the engine through the index, and a user's file at query time.
+@Suite struct SynonymTests {
+    @Test func storedInTheIndexAndExtendedAtQueryTime() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let file = dir.appendingPathComponent("synonyms.csv")
+        try "# old name\nold alpha rd,ne alpha st\n".write(to: file, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("s.locus").path)
+        config.addresses = TestSupport.fixtures.appendingPathComponent("addresses_messy.csv").path
+        config.synonyms = [file.path]
+        config.maximumRejectedShare = 1  // the fixture is messy on purpose
+        _ = try IndexBuilder.build(config)
+
+        let index = try LocusIndex(path: config.output)
+        #expect(index.metadata.values["synonyms"] == "old alpha road,northeast alpha street")
+        let c = try #require(try Locator(index: index).geocode(GeocodeRequest(.text("100 Old Alpha Rd"))).candidates.first)
+        #expect(c.address.hasPrefix("100 NE Alpha St"))
+
+        // Without them the old name is nothing; a user's file brings another in.
+        #expect(try Locator(index: LocusIndex(path: config.output)).geocode(GeocodeRequest(.text("100 Beta Old Rd"))).candidates.first?.address.hasPrefix("100 NE Alpha St") != true)
+        var mine = StreetSynonyms()
+        mine.add(.init(from: ["beta", "old", "road"], to: ["northeast", "alpha", "street"]))
+        let extended = try LocusIndex(path: config.output, synonyms: mine)
+        let d = try #require(try Locator(index: extended).geocode(GeocodeRequest(.text("100 Beta Old Rd"))).candidates.first)
+        #expect(d.address.hasPrefix("100 NE Alpha St"))
+    }
+
+    @Test func theDatasetNamesItsFile() throws {
+        let path = TestSupport.packageRoot.appendingPathComponent("Data/portland/dataset.json").path
+        let definition = try DatasetDefinition.load(path: path)
+        let config = try definition.buildConfiguration(dataDirectory: TestSupport.dataDirectory.path, output: "/tmp/unused.locus", definitionPath: path)
+        #expect(config.synonyms.count == 1)
+        #expect(config.synonyms.first?.hasSuffix("Data/portland/synonyms.csv") == true)
+        let text = try String(contentsOfFile: try #require(config.synonyms.first), encoding: .utf8)
+        #expect(try !StreetSynonyms(parsing: text).isEmpty)
+    }
+}
