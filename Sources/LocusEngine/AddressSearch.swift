@@ -51,6 +51,9 @@ public final class AddressSearch: Sendable {
         var cores: [String: [String]]
         /// A deletion → the vocabulary words it comes from.
         var words: [String: [Int32]]
+        /// The longest core key: a longer typed name is no typo of any (and its deletions cost
+        /// time quadratic in its length).
+        var longestCore: Int
     }
 
     /// Builds what is otherwise built on first use, so that a long-running server's first
@@ -72,7 +75,7 @@ public final class AddressSearch: Sendable {
                     words[d, default: []].append(Int32(i))
                 }
             }
-            let built = TypoIndexes(cores: cores, words: words)
+            let built = TypoIndexes(cores: cores, words: words, longestCore: streetsByCore.keys.map(\.count).max() ?? 0)
             cached = built
             return built
         }
@@ -267,7 +270,7 @@ public final class AddressSearch: Sendable {
     /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
     func fuzzyCores(_ key: String) -> [(String, Int)] {
         let depth = EditDistance.allowance(forLength: key.count + 2)
-        guard depth > 0 else { return [] }
+        guard depth > 0, key.count <= typos.longestCore + depth else { return [] }
         var seen = Set<String>()
         var out: [(String, Int)] = []
         let index = typos.cores
