@@ -44,6 +44,9 @@ public struct ParsedAddress: Hashable, Sendable {
     public var crossStreet: [String]?
     /// The unit as written, designator normalised: "apt 3", "# 12", "rear".
     public var unit: String?
+    /// What a record keeper wrote before a slash to say where on the lot or block ("wi" of
+    /// "1640 WI/ NW 19TH AVE", "sec" of "SEC/ CONCORD & N GOING CT"). It never decides the match.
+    public var qualifier: String?
     public var city: [String]?
     /// The USPS state code, lower case.
     public var state: String?
@@ -77,8 +80,23 @@ public struct AddressParser: Sendable {
     }
 
     public func parse(_ text: String) -> ParsedAddress {
-        var tokens = AddressText.tokens(text)
+        if let q = Self.qualified(text) {
+            var result = parseUnqualified(q.text)
+            result.qualifier = q.qualifier
+            if result.crossStreet == nil, q.corner { Self.splitCorner(&result) }
+            return result
+        }
+        return parseUnqualified(text)
+    }
+
+    private func parseUnqualified(_ text: String) -> ParsedAddress {
         var result = ParsedAddress()
+        var text = Substring(text)
+        if let (rest, unit) = Self.commaUnit(text) {
+            text = rest
+            result.unit = unit
+        }
+        var tokens = AddressText.tokens(text)
 
         // An intersection: split on "&", "@", "and", "at" between two non-empty parts.
         if let i = tokens.firstIndex(where: { $0 == "&" || $0 == "@" || $0 == "and" || $0 == "at" }), i > 0, i < tokens.count - 1 {
@@ -113,7 +131,9 @@ public struct AddressParser: Sendable {
             result.number = HouseNumber(parsing: zip)
             result.postcode = nil
         } else if tokens.count >= 2, let last = tokens.last, AddressText.isNumber(last), last.count <= 6,
-                  tokens.count >= 3 || !StreetNameParts.types.contains(tokens[0]) {
+                  tokens.count >= 3 || !StreetNameParts.types.contains(tokens[0]),
+                  // "NE 19": a bare number after a lone directional is the numbered street.
+                  !(tokens.count == 2 && StreetNameParts.directionals.contains(tokens[0])) {
             tokens.removeLast()
             result.number = HouseNumber(parsing: last)
         }
@@ -240,6 +260,13 @@ public struct AddressParser: Sendable {
     /// also name a street ("Lake Front Rd", "Upper Aldercrest Dr") count as a unit only after the
     /// street's type, with no street type after them.
     private func peelUnit(_ tokens: inout [String], into result: inout ParsedAddress) {
+        // A unit written first ("Suite 301 1234 SW Main St"): designator, identifier, then the house number.
+        if tokens.count >= 4, let designator = AddressVocabulary.unitDesignators[tokens[0]],
+           !AddressVocabulary.standaloneUnits.contains(designator), isUnitIdentifier(tokens[1]),
+           AddressText.isNumber(tokens[2]) || tokens[2].first?.isNumber == true {
+            result.unit = designator == "#" ? "# \(tokens[1])" : "\(designator) \(tokens[1])"
+            tokens.removeFirst(2)
+        }
         var i = 1
         while i < tokens.count {
             let t = tokens[i]
@@ -270,6 +297,78 @@ public struct AddressParser: Sendable {
 
     private func isUnitIdentifier(_ t: String) -> Bool {
         t.count <= 6 && t.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+    }
+
+    // MARK: How record keepers write
+
+    /// Splits "1640 WI/ NW 19TH AVE", "5331-5337 N/ N KERBY AVE" (a side or position after the
+    /// number), "NW COR/ 27TH & NE SARATOGA ST", "SEC/ CONCORD & N GOING CT" (a corner of a
+    /// crossing) and "N SIDE/ N KERBY AVE" (a side of a street) into the qualifier and the address
+    /// without it. A slash between digits ("108 1/2") is a fraction, not a qualifier.
+    static func qualified(_ text: String) -> (text: String, qualifier: String, corner: Bool)? {
+        let chars = Array(text.prefix(64))
+        guard let slash = chars.indices.first(where: { chars[$0] == "/" && $0 > 0 && chars[$0 - 1].isLetter }) else { return nil }
+        let head = AddressText.rawTokens(String(chars[..<slash]))
+        let rest = String(text.dropFirst(slash + 1))
+        guard (1...3).contains(head.count), !rest.trimmingWhitespace().isEmpty else { return nil }
+        let isNumber = { (t: String) in t.first?.isNumber == true && t.count <= 12 && t.allSatisfy { $0.isNumber || $0 == "-" } }
+        // A house number (or range) and one or two short words: "WI", "N", "S".
+        if isNumber(head[0]), head.count >= 2, head.dropFirst().allSatisfy({ $0.count <= 3 && $0.allSatisfy(\.isLetter) }) {
+            return ("\(head[0]) \(rest)", head.dropFirst().joined(separator: " "), false)
+        }
+        // The same short words before the number: "E/ 7007 NE CORNFOOT RD".
+        if head.count == 1, head[0].count <= 3, head[0].allSatisfy(\.isLetter),
+           let next = AddressText.rawTokens(rest.prefix(24)).first, isNumber(next) {
+            return (rest, head[0], false)
+        }
+        // "SEC", "NWC"; "NW COR", "SE CORNER"; "N SIDE".
+        let qualifier = head.joined(separator: " ")
+        if head.count == 1, ["nec", "nwc", "sec", "swc"].contains(head[0]) { return (rest, qualifier, true) }
+        if head.count == 2, AddressVocabulary.directionals[head[0]] != nil {
+            if head[1] == "cor" || head[1] == "corner" { return (rest, qualifier, true) }
+            if head[1] == "side" { return (rest, qualifier, false) }
+        }
+        return nil
+    }
+
+    /// "80TH SE SALMON ST" after a corner's qualifier names two streets with no "&" between:
+    /// split before the directional that starts the second.
+    static func splitCorner(_ result: inout ParsedAddress) {
+        let t = result.street
+        guard result.number == nil, t.count >= 3,
+              let k = t.indices.dropFirst().first(where: { StreetNameParts.directionals.contains(t[$0]) }),
+              t.count - k >= 2 else { return }
+        result.street = Array(t[..<k])
+        result.crossStreet = Array(t[k...])
+    }
+
+    /// Unit designators record keepers write after a comma that may mean something else elsewhere
+    /// ("Un" is also USPS's Union).
+    static let commaUnitDesignators: [String: String] = ["un": "unit"]
+
+    /// A unit written as its own comma-separated part: "…AVE, UN A", "…ST, BLDG 2", "…PL, A".
+    /// Returns the text without it.
+    static func commaUnit(_ text: Substring) -> (Substring, String)? {
+        guard let comma = text.firstIndex(of: ",") else { return nil }
+        var start = comma
+        while start < text.endIndex {
+            let end = text[text.index(after: start)...].firstIndex(of: ",") ?? text.endIndex
+            let part = AddressText.rawTokens(text[text.index(after: start)..<end])
+            var unit: String?
+            let designator = part.first.flatMap { AddressVocabulary.unitDesignators[$0] ?? commaUnitDesignators[$0] }
+            if part.count == 2, let d = designator, part[1].count <= 8, part[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
+                unit = d == "#" ? "# \(part[1])" : "\(d) \(part[1])"
+            } else if part.count == 1, let d = designator, d != "#" {
+                unit = d  // "…AVE, UN": the designator alone
+            } else if part.count == 1, let t = part.first, AddressVocabulary.states[t] == nil,
+                      (t.count == 1 && t.allSatisfy(\.isLetter)) || (t.count <= 4 && t.first?.isNumber == true && t.allSatisfy { $0.isLetter || $0.isNumber }) {
+                // A lone letter, or a short number that is no ZIP: the unit ("A", "2", "12B").
+                unit = "# \(t)"
+            }
+            if let unit { return (Substring(String(text[..<start]) + String(text[end...])), unit) }
+            start = end
+        }
+        return nil
     }
 
     /// A ZIP ("97211") or ZIP+4 ("97211-1234", "972111234") token as (ZIP, extension).

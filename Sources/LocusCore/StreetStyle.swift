@@ -49,8 +49,9 @@ public enum StreetStyle {
         "walks": "Walk", "wall": "Wall", "way": "Way", "ways": "Ways", "well": "Wl", "wells": "Wls",
     ]
 
-    /// The USPS-style form of a published street name.
-    public static func abbreviated(_ street: String) -> String {
+    /// The USPS-style form of a published street name, in mixed case when it was published in capitals.
+    public static func abbreviated(_ published: String) -> String {
+        let street = mixedCase(published)
         var words = street.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         guard words.count >= 2 else { return street }
         if let d = directionals[words[0].lowercased()] { words[0] = d }
@@ -65,5 +66,42 @@ public enum StreetStyle {
             words[typeIndex] = t
         }
         return words.joined(separator: " ")
+    }
+
+    /// Words kept in capitals when a name is put in mixed case: USPS directionals, route prefixes,
+    /// Roman numerals.
+    static let capitalWords: Set<String> = ["N", "S", "E", "W", "NE", "NW", "SE", "SW", "US", "SR", "FM", "CR", "II", "III", "IV", "VI"]
+    /// Little words written in lower case inside a name ("Avenue of the Americas").
+    static let lowerWords: Set<String> = ["OF", "THE", "AND"]
+
+    /// A name published in capitals, in mixed case: "14TH" → "14th", "MCLOUGHLIN" → "McLoughlin",
+    /// "O'BRIEN" → "O'Brien", "BEAVERTON-HILLSDALE" → "Beaverton-Hillsdale", "99E" stays. A name
+    /// with any lower-case letter is left as published: its publisher chose its case.
+    public static func mixedCase(_ name: String) -> String {
+        guard !name.contains(where: \.isLowercase), name.contains(where: \.isUppercase) else { return name }
+        let words = name.split(separator: " ", omittingEmptySubsequences: false)
+        return words.enumerated().map { i, w -> String in
+            let word = String(w)
+            if capitalWords.contains(word) { return word }
+            if i > 0, i < words.count - 1, lowerWords.contains(word) { return word.lowercased() }
+            return word.split(separator: "-", omittingEmptySubsequences: false).map { mixedCaseWord(String($0)) }.joined(separator: "-")
+        }.joined(separator: " ")
+    }
+
+    private static func mixedCaseWord(_ w: String) -> String {
+        guard let first = w.first else { return w }
+        // "14TH" → "14th"; "99E", "12A" keep their letter as a designation.
+        if first.isNumber {
+            return AddressText.ordinalNumber(w.lowercased()) != nil ? w.lowercased() : w
+        }
+        let lower = w.lowercased()
+        if lower.count >= 4, lower.hasPrefix("mc") {
+            return "Mc" + lower.dropFirst(2).prefix(1).uppercased() + lower.dropFirst(3)
+        }
+        // "O'BRIEN", "D'ARCY": a one-letter prefix before an apostrophe.
+        if lower.count >= 3, lower.dropFirst().first == "'" {
+            return lower.prefix(1).uppercased() + "'" + lower.dropFirst(2).prefix(1).uppercased() + lower.dropFirst(3)
+        }
+        return lower.prefix(1).uppercased() + lower.dropFirst()
     }
 }

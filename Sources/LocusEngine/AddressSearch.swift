@@ -39,6 +39,11 @@ public final class AddressSearch: Sendable {
     let streetsByCore: [String: [Int32]]
     /// Streets by their name without middle initials and "Jr" ("cesar chavez" for César E. Chávez).
     let streetsByLooseCore: [String: [Int32]]
+    /// Core keys by the initials of their words, and of their loose form ("mlk" and "mlkj" for
+    /// Martin Luther King Jr): what "M L King", "ML King" and "TV Hwy" are looked up by.
+    let coresByInitials: [String: [String]]
+    /// The dataset's local names for streets (from the index) and any the user added.
+    let synonyms: StreetSynonyms
     /// Deletion indexes for typos, built on the first misspelt query: most runs of the CLI never
     /// need them, and they are the slowest part to build.
     private let typoIndexes = Mutex<TypoIndexes?>(nil)
@@ -48,6 +53,9 @@ public final class AddressSearch: Sendable {
         var cores: [String: [String]]
         /// A deletion → the vocabulary words it comes from.
         var words: [String: [Int32]]
+        /// The longest core key: a longer typed name is no typo of any (and its deletions cost
+        /// time quadratic in its length).
+        var longestCore: Int
     }
 
     /// Builds what is otherwise built on first use, so that a long-running server's first
@@ -69,7 +77,7 @@ public final class AddressSearch: Sendable {
                     words[d, default: []].append(Int32(i))
                 }
             }
-            let built = TypoIndexes(cores: cores, words: words)
+            let built = TypoIndexes(cores: cores, words: words, longestCore: streetsByCore.keys.map(\.count).max() ?? 0)
             cached = built
             return built
         }
@@ -94,8 +102,9 @@ public final class AddressSearch: Sendable {
 
     /// - Parameter excluding: address indexes to leave out (the evaluation holds some out to test
     ///   interpolation).
-    public init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = []) {
+    public init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = [], synonyms: StreetSynonyms = StreetSynonyms()) {
         self.addresses = addresses
+        self.synonyms = synonyms
         let excluded = Set(excluding.map { Int32($0) })
         let cityNames = Array(Set(addresses.places.map(\.city))).filter { !$0.isEmpty }
         parser = AddressParser(knownCities: cityNames, knownPostcodes: Set(addresses.places.map(\.postcode)))
@@ -116,6 +125,15 @@ public final class AddressSearch: Sendable {
         self.streets = streets
         streetsByCore = byCore
         streetsByLooseCore = byLooseCore
+        var byInitials: [String: [String]] = [:]
+        for core in byCore.keys {
+            let words = core.split(separator: " ").map(String.init)
+            let loose = Self.looseKey(words).split(separator: " ").map(String.init)
+            for w in Set([words, loose]) where w.count >= 2 && w.count <= 8 {
+                byInitials[Self.initials(w), default: []].append(core)
+            }
+        }
+        coresByInitials = byInitials.mapValues { Array(Set($0)).sorted() }
 
         // House numbers per street.
         let points = addresses.points
@@ -254,12 +272,14 @@ public final class AddressSearch: Sendable {
     /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
     func fuzzyCores(_ key: String) -> [(String, Int)] {
         let depth = EditDistance.allowance(forLength: key.count + 2)
-        guard depth > 0 else { return [] }
+        guard depth > 0, key.count <= typos.longestCore + depth else { return [] }
         var seen = Set<String>()
         var out: [(String, Int)] = []
         let index = typos.cores
+        let digits = Self.digits(key)
         for d in EditDistance.deletions(key, depth: depth) {
-            for candidate in index[d] ?? [] where seen.insert(candidate).inserted {
+            // A numbered street is never a typo of another number: "5th" is not "57th", "2nd" not "52nd".
+            for candidate in index[d] ?? [] where seen.insert(candidate).inserted && Self.digits(candidate) == digits {
                 let allowance = EditDistance.allowance(forLength: max(key.count, candidate.count))
                 if allowance > 0, let dist = EditDistance.distance(key, candidate, limit: allowance), dist > 0 {
                     out.append((candidate, dist))
@@ -267,6 +287,11 @@ public final class AddressSearch: Sendable {
             }
         }
         return out.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+    }
+
+    /// The digits of a name in order ("hwy 212" → "212"): what a typo may never change.
+    static func digits(_ s: String) -> String {
+        String(s.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
     }
 
     /// Vocabulary words within the typo allowance of a whole word.
@@ -277,7 +302,7 @@ public final class AddressSearch: Sendable {
         var out: [(Int32, Int)] = []
         let index = typos.words
         for d in EditDistance.deletions(word, depth: depth) {
-            for w in index[d] ?? [] where seen.insert(w).inserted {
+            for w in index[d] ?? [] where seen.insert(w).inserted && Self.digits(vocabulary[Int(w)]) == Self.digits(word) {
                 let allowance = EditDistance.allowance(forLength: max(word.count, vocabulary[Int(w)].count))
                 if allowance > 0, let dist = EditDistance.distance(word, vocabulary[Int(w)], limit: allowance), dist > 0 { out.append((w, dist)) }
             }

@@ -15,6 +15,9 @@ public struct DatasetDefinition: Sendable, Codable {
     public var addresses: Addresses?
     public var layers: [LayerSource]
     public var attribution: [String]?
+    /// A street synonyms file (`from,to` per line), relative to the definition's own folder, where
+    /// it is kept with the definition (Data/portland/synonyms.csv), or else to the data directory.
+    public var synonyms: String?
 
     public static func load(path: String) throws(LocusError) -> DatasetDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -28,7 +31,8 @@ public struct DatasetDefinition: Sendable, Codable {
     }
 
     /// The build configuration for this dataset with its files under `dataDirectory`.
-    public func buildConfiguration(dataDirectory: String, output: String) throws(LocusError) -> IndexBuildConfiguration {
+    /// - Parameter definitionPath: where the definition was read from, to find its synonyms file.
+    public func buildConfiguration(dataDirectory: String, output: String, definitionPath: String? = nil) throws(LocusError) -> IndexBuildConfiguration {
         var config = IndexBuildConfiguration(output: output)
         let base = URL(fileURLWithPath: dataDirectory)
         func resolve(_ p: String) throws(LocusError) -> String {
@@ -46,6 +50,14 @@ public struct DatasetDefinition: Sendable, Codable {
             var copy = l
             copy.path = try resolve(l.path)
             return copy
+        }
+        if let s = synonyms {
+            let beside = definitionPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent(s).path }
+            if !s.hasPrefix("/"), let beside, FileManager.default.fileExists(atPath: beside) {
+                config.synonyms = [beside]
+            } else {
+                config.synonyms = [try resolve(s)]
+            }
         }
         return config
     }

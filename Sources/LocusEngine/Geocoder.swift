@@ -242,10 +242,22 @@ extension AddressSearch {
 
     /// Streets whose name matches, with a penalty for each way the query's directionals and type
     /// differ from the street's, and the notes that explain it.
-    func matchStreets(_ tokens: [String], fuzzyOnly: Bool = false) -> [(Int32, Double, [String])] {
+    ///
+    /// A synonym's street competes with what the text names as typed (an old name may still be a
+    /// street elsewhere), one point behind it.
+    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false) -> [(Int32, Double, [String])] {
+        guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly) }
+        let note = "\"\(typed.joined(separator: " "))\" read as \"\(replaced.joined(separator: " "))\" (synonym, −1)"
+        var best: [Int32: (Double, [String])] = [:]
+        for (s, p, n) in matchStreetNames(replaced, fuzzyOnly: fuzzyOnly) { best[s] = (p + 1, [note] + n) }
+        for (s, p, n) in matchStreetNames(typed, fuzzyOnly: fuzzyOnly) where p < best[s]?.0 ?? .infinity { best[s] = (p, n) }
+        return best.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
+    }
+
+    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool) -> [(Int32, Double, [String])] {
+        var baseNotes: [String] = []
         var parts = StreetNameParts(tokens: tokens)
         var basePenalty = 0.0
-        var baseNotes: [String] = []
         // A misspelt street type ("avenu") is still a type.
         if parts.type == nil, parts.core.count >= 2, let last = parts.core.last, last.count >= 4,
            let t = AddressVocabulary.fullStreetTypes.first(where: { EditDistance.distance(last, $0, limit: 1) != nil }) {
@@ -256,7 +268,9 @@ extension AddressSearch {
         }
         var found: [(Int32, Double, [String])] = []
         func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
-            for s in (loose ? streetsByLooseCore[core] : streetsByCore[core]) ?? [] {
+            let list = (loose ? streetsByLooseCore[core] : streetsByCore[core]) ?? []
+            let usualType = parts.type == nil ? dominantType(list) : nil
+            for s in list {
                 var p = penalty
                 var notes = baseNotes + (note.map { [$0] } ?? [])
                 let sp = streets[Int(s)].parts
@@ -269,6 +283,9 @@ extension AddressSearch {
                 switch (parts.type, sp.type) {
                 case let (q?, t?) where q != t: p += 12; notes.append("street type \(q) ≠ \(t) (−12)")
                 case (_?, nil): p += 8; notes.append("street has no type (−8)")
+                case (nil, let t?) where usualType != nil && t != usualType:
+                    // "NE 19" is NE 19th Ave more often than NE 19th Pl: the name's usual type first.
+                    p += 3; notes.append("street type not given, and \(t) is not the usual one (−3)")
                 case (nil, _?): p += 2; notes.append("street type not given (−2)")
                 default: break
                 }
@@ -285,6 +302,14 @@ extension AddressSearch {
         if !fuzzyOnly { collect(key, penalty: 0, note: nil) }
         if found.isEmpty, !fuzzyOnly {
             collect(Self.looseKey(parts.core), penalty: 2, note: "name matched without its middle initial or Jr (−2)", loose: true)
+        }
+        if found.isEmpty, !fuzzyOnly {
+            for core in initialsCores(parts.core, type: parts.type) {
+                collect(core, penalty: 3, note: "\"\(key)\" read as the initials of \"\(core)\" (−3)")
+            }
+        }
+        if found.isEmpty, !fuzzyOnly, let core = prefixCore(parts.core, type: parts.type) {
+            collect(core, penalty: 5, note: "\"\(key)\" read as short for \"\(core)\" (−5)")
         }
         if found.isEmpty {
             for (candidate, distance) in fuzzyCores(key) {
@@ -566,8 +591,9 @@ extension AddressSearch {
     /// Where two streets cross, from the address points along each: the closest pair of points,
     /// refined by intersecting lines fitted to each street's points near it.
     func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
-        let first = matchStreets(a).sorted { $0.1 < $1.1 }.prefix(4)
-        let second = matchStreets(b).sorted { $0.1 < $1.1 }.prefix(4)
+        let (ma, mb) = crossingStreets(a, b)
+        let first = ma.sorted { $0.1 < $1.1 }.prefix(4)
+        let second = mb.sorted { $0.1 < $1.1 }.prefix(4)
         var out: [ScoredMatch] = []
         for (sa, pa, na) in first {
             for (sb, pb, nb) in second where sa != sb {

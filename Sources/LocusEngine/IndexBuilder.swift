@@ -53,6 +53,9 @@ public struct IndexBuildConfiguration: Sendable {
     public var maximumRejectedShare: Double = 0.5
     /// How many import issues per source are written into the index (all are counted). Default 1,000.
     public var listedIssuesPerSource = 1_000
+    /// Street synonym files (`from,to` per line, see `StreetSynonyms`), stored in the index so that
+    /// it stays one file. Default: none.
+    public var synonyms: [String] = []
 
     public init(output: String) {
         self.output = output
@@ -142,6 +145,7 @@ public enum IndexBuilder {
                 for layer in config.layers {
                     try writer.importLayer(layer, report: &report)
                 }
+                try writer.importSynonyms(config.synonyms)
                 try writer.writeMetadata(report: report)
             }
             try db.execute("VACUUM")
@@ -268,7 +272,9 @@ private struct IndexWriter {
             guard !(point.x == 0 && point.y == 0) else { return reject(raw.row, "coordinates are 0, 0 (a missing location)") }
             candidates.append(Candidate(
                 number: Int32(number.value), suffix: number.suffix, street: street,
-                place: AddressPlace(city: raw.city.trimmingWhitespace(), state: raw.state.trimmingWhitespace(),
+                // Cities published in capitals print in mixed case ("CAMBRIDGE" → "Cambridge"); state codes in capitals.
+                place: AddressPlace(city: StreetStyle.mixedCase(raw.city.trimmingWhitespace()),
+                                    state: Self.stateCode(raw.state.trimmingWhitespace()),
                                     postcode: raw.postcode.trimmingWhitespace()),
                 lon: point.x, lat: point.y, row: raw.row))
         }
@@ -409,6 +415,10 @@ private struct IndexWriter {
     }
 
     /// Groups reasons that embed row values ("duplicate of row 12") under one key for counting.
+    static func stateCode(_ s: String) -> String {
+        s.count == 2 && s.allSatisfy(\.isLetter) ? s.uppercased() : StreetStyle.mixedCase(s)
+    }
+
     static func reasonClass(_ reason: String) -> String {
         if let colon = reason.firstIndex(of: ":") { return String(reason[..<colon]) }
         if reason.hasPrefix("duplicate of row") { return "duplicate" }
@@ -495,7 +505,7 @@ private struct IndexWriter {
         }
 
         let idField = try Self.chooseIDField(source, fieldNames: fieldNames, rows: rows.map(\.fields))
-        let nameField = try Self.chooseNameField(source, fieldNames: fieldNames, rows: rows.map(\.fields))
+        let nameField = try Self.chooseNameField(source, fieldNames: fieldNames, rows: rows.map(\.fields), idField: idField)
         var features: [ImportedFeature] = []
         for (i, r) in rows.enumerated() {
             let g = geometries[i]!
@@ -553,11 +563,35 @@ private struct IndexWriter {
         return nil
     }
 
-    static func chooseNameField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: AttributeValue)]]) throws(LocusError) -> String? {
+    /// Fields holding ZIP codes: the name of a ZIP-code layer's features.
+    static let postcodeCandidates = ["zcta5ce20", "zcta5ce10", "zcta5ce", "zcta5", "zip", "zipcode", "zip_code", "postcode",
+                                     "postal_code", "postalcode"]
+
+    static func chooseNameField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: AttributeValue)]],
+                                idField: String? = nil) throws(LocusError) -> String? {
         if let given = layer.nameField { return try field(given, in: fieldNames, layer: layer) }
-        let present = nameCandidates.compactMap { c in fieldNames.first { $0.lowercased() == c } }
-        guard let first = present.first else { return nil }
         func texts(_ name: String) -> [String] { rows.map { r in r.first { $0.name == name }?.value.text ?? "" } }
+        let idTexts = idField.map(texts)
+        // A name that is a number or the id again is an opaque code: people cannot read it.
+        func isCode(_ name: String) -> Bool {
+            let values = texts(name)
+            if let idTexts, name != idField, values == idTexts { return true }
+            let filled = values.filter { !$0.isEmpty }
+            return filled.isEmpty || filled.allSatisfy { $0.allSatisfy { $0.isNumber || $0 == "-" || $0 == "." } }
+        }
+        let named = nameCandidates.compactMap { c in fieldNames.first { $0.lowercased() == c } }
+        let present = named.filter { !isCode($0) }
+        guard let first = present.first else {
+            // No readable name: a ZIP-code layer's ZIP field, then any other field of distinct text
+            // values, then the code after all (better than a row number).
+            if let zip = postcodeCandidates.lazy.compactMap({ c in fieldNames.first { $0.lowercased() == c } }).first { return zip }
+            let text = fieldNames.first { f in
+                guard f != idField, !isCode(f) else { return false }
+                let values = texts(f).filter { !$0.isEmpty }
+                return values.count * 10 >= rows.count * 9 && Set(values).count * 10 >= values.count * 9
+            }
+            return text ?? named.first
+        }
         let firstTexts = texts(first)
         // Many publishers keep an all-capitals official NAME beside a mixed-case map label that is
         // the same name or its short form ("SUMNER ASSOCIATION OF NEIGHBORS" / "Sumner"): people
@@ -571,6 +605,26 @@ private struct IndexWriter {
             }
         }
         return first
+    }
+
+    // MARK: Synonyms
+
+    mutating func importSynonyms(_ paths: [String]) throws(LocusError) {
+        guard !paths.isEmpty else { return }
+        var all = StreetSynonyms()
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw LocusError(.notFound, "cannot read the synonyms file \(path)")
+            }
+            do throws(LocusError) {
+                all = all.merging(try StreetSynonyms(parsing: text))
+            } catch {
+                throw LocusError(.invalidArgument, "\(path): \(error.message)")
+            }
+        }
+        metadata["synonyms"] = all.text
+        metadata["synonym_count"] = String(all.entries.count)
+        try recordSource(name: "synonyms", kind: "synonyms", files: paths, crs: "")
     }
 
     // MARK: Metadata

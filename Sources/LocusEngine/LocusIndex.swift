@@ -67,7 +67,8 @@ public final class LocusIndex: Sendable {
     public var path: String { metadata.path }
 
     /// Opens an index, refusing files that are not Locus indexes or are of another schema version.
-    public init(path: String, loading parts: Parts = .all) throws(LocusError) {
+    /// - Parameter synonyms: street synonyms to use besides those stored in the index.
+    public init(path: String, loading parts: Parts = .all, synonyms extra: StreetSynonyms = StreetSynonyms()) throws(LocusError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw LocusError(.notFound, "no index at \(path); build one with `locus index build`")
         }
@@ -82,7 +83,9 @@ public final class LocusIndex: Sendable {
         }
         self.layers = layers
         if parts.contains(.search), let addresses {
-            search = AddressSearch(addresses: addresses, layers: layers.keys.sorted().compactMap { layers[$0] })
+            let stored = try metadata.values["synonyms"].map { (text) throws(LocusError) in try StreetSynonyms(parsing: text) } ?? StreetSynonyms()
+            search = AddressSearch(addresses: addresses, layers: layers.keys.sorted().compactMap { layers[$0] },
+                                   synonyms: stored.merging(extra))
         } else {
             search = nil
         }

@@ -58,7 +58,7 @@ struct DefaultDataset {
 
     func build() throws(LocusError) -> IndexBuildReport {
         let definition = try DatasetDefinition.load(path: datasetPath)
-        var config = try definition.buildConfiguration(dataDirectory: dataDirectory, output: indexPath)
+        var config = try definition.buildConfiguration(dataDirectory: dataDirectory, output: indexPath, definitionPath: datasetPath)
         config.buildDate = BuildClock.now
         return try IndexBuilder.build(config)
     }

@@ -93,6 +93,9 @@ extension Locus.Index {
 
         @OptionGroup var columns: AddressColumnOptions
 
+        @Option(name: .long, help: ArgumentHelp("A street synonyms file (from,to per line; # comments) to store in the index, besides the dataset's. Repeatable.", valueName: "path"))
+        var synonyms: [String] = []
+
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Index file to write. Default: $LOCUS_INDEX, else Index/portland.locus.", valueName: "path"))
         var output: String?
 
@@ -119,10 +122,14 @@ extension Locus.Index {
             let defaults = DefaultDataset(dataDirectory: dataDir)
             let out = output ?? defaults.indexPath
             if addresses == nil, layer.isEmpty {
-                let definition = try DatasetDefinition.load(path: dataset ?? defaults.datasetPath)
-                return try definition.buildConfiguration(dataDirectory: defaults.dataDirectory, output: out)
+                let path = dataset ?? defaults.datasetPath
+                let definition = try DatasetDefinition.load(path: path)
+                var config = try definition.buildConfiguration(dataDirectory: defaults.dataDirectory, output: out, definitionPath: path)
+                config.synonyms += synonyms
+                return config
             }
             var config = IndexBuildConfiguration(output: out)
+            config.synonyms = synonyms
             config.addresses = addresses
             config.addressColumns = columns.columns
             let crs = Dictionary(try srs.map { try keyValue($0, option: "--srs") }, uniquingKeysWith: { $1 })

@@ -21,12 +21,22 @@ struct IndexOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Folder holding the source data for the default index. Default: $LOCUS_DATA_DIR, else ../shared/data.", valueName: "dir"))
     var dataDir: String?
 
+    @Option(name: .long, help: ArgumentHelp("A street synonyms file (from,to per line; # comments) to use besides those stored in the index. Repeatable.", valueName: "path"))
+    var synonyms: [String] = []
+
     /// Opens the index, building the default one first if that is what is asked for and it is missing.
     func open(_ parts: LocusIndex.Parts) throws -> LocusIndex {
-        if let index { return try LocusIndex(path: index, loading: parts) }
+        var extra = StreetSynonyms()
+        for path in synonyms {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw LocusError(.notFound, "cannot read the synonyms file \(path)")
+            }
+            extra = extra.merging(try StreetSynonyms(parsing: text))
+        }
+        if let index { return try LocusIndex(path: index, loading: parts, synonyms: extra) }
         let defaults = DefaultDataset(dataDirectory: dataDir)
         try defaults.ensureIndex()
-        return try LocusIndex(path: defaults.indexPath, loading: parts)
+        return try LocusIndex(path: defaults.indexPath, loading: parts, synonyms: extra)
     }
 }
 

@@ -382,5 +382,22 @@ enum ParserCases {
         .init("100 Main St, New York, NY 10001", 100, "", "main street", unit: nil, city: "new york", state: "ny", zip: "10001", cross: nil),
         .init("97211", nil, "", "", unit: nil, city: nil, state: nil, zip: "97211", cross: nil),
         .init("Portland", nil, "", "portland", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        // How record keepers write: a qualifier after (or before) the number, corners, comma units.
+        .init("1640 WI/ NW 19TH AVE", 1640, "", "northwest 19th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("5321 S/ NE 31ST AVE", 5321, "", "northeast 31st avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("2927 N/ NE AINSWORTH ST", 2927, "", "northeast ainsworth street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("5331-5337 WI/ N KERBY AVE", 5331, "", "north kerby avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("E/ 7007 NE CORNFOOT RD", 7007, "", "northeast cornfoot road", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("NW COR/ 27TH & NE SARATOGA ST", nil, "", "27th", unit: nil, city: nil, state: nil, zip: nil, cross: "northeast saratoga street"),
+        .init("SEC/ CONCORD & N GOING CT", nil, "", "concord", unit: nil, city: nil, state: nil, zip: nil, cross: "north going court"),
+        .init("NEC/ 14TH & SW 14TH AVE", nil, "", "14th", unit: nil, city: nil, state: nil, zip: nil, cross: "southwest 14th avenue"),
+        .init("SE COR/ 80TH SE SALMON ST", nil, "", "80th", unit: nil, city: nil, state: nil, zip: nil, cross: "southeast salmon street"),
+        .init("N SIDE/ N KERBY AVE", nil, "", "north kerby avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("Suite 301 1234 SW Main St", 1234, "", "southwest main street", unit: "ste 301", city: nil, state: nil, zip: nil, cross: nil),
+        .init("5710 NE 24TH AVE, UN A", 5710, "", "northeast 24th avenue", unit: "unit a", city: nil, state: nil, zip: nil, cross: nil),
+        .init("4912 NE 32ND PL, A", 4912, "", "northeast 32nd place", unit: "# a", city: nil, state: nil, zip: nil, cross: nil),
+        .init("3329 SW 13TH AVE, UN", 3329, "", "southwest 13th avenue", unit: "unit", city: nil, state: nil, zip: nil, cross: nil),
+        .init("6844 N WALL AVE, UN 21-1, Portland", 6844, "", "north wall avenue", unit: "unit 21-1", city: "portland", state: nil, zip: nil, cross: nil),
+        .init("NE 19", nil, "", "northeast 19th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
     ]
 }

@@ -23,6 +23,26 @@ import Testing
         #expect(ParserCases.all.count >= 200)
     }
 
+    @Test func qualifierIsKeptApart() {
+        #expect(Self.parser.parse("1640 WI/ NW 19TH AVE").qualifier == "wi")
+        #expect(Self.parser.parse("SEC/ CONCORD & N GOING CT").qualifier == "sec")
+        // A fraction's slash is no qualifier.
+        let fraction = Self.parser.parse("108 1/2 SE Main St")
+        #expect(fraction.qualifier == nil)
+        #expect(fraction.number?.suffix == "1/2")
+    }
+
+    @Test func synonymsFile() throws {
+        let s = try StreetSynonyms(parsing: "# local names\nhwy 99e,mcloughlin blvd\n\nTV Hwy , Tualatin Valley Highway # the old name\nmlk,martin luther king jr\n")
+        // "mlk" is a built-in alias already: canonical on both sides, the entry changes nothing.
+        #expect(s.entries.count == 2)
+        #expect(s.apply(["southeast", "highway", "99e", "1234"]) == ["southeast", "mcloughlin", "boulevard", "1234"])
+        #expect(s.apply(["tv", "highway"]) == ["tualatin", "valley", "highway"])
+        #expect(s.apply(["northeast", "34th", "avenue"]) == nil)
+        #expect(throws: LocusError.self) { try StreetSynonyms(parsing: "just one field") }
+        #expect(try StreetSynonyms(parsing: s.text) == s)
+    }
+
     @Test func foldsDiacriticsAndCase() {
         #expect(AddressText.tokens("César E. CHÁVEZ") == ["cesar", "east", "chavez"])
         #expect(AddressText.tokens("N.E. 34th Av.") == ["northeast", "34th", "avenue"])

@@ -19,6 +19,29 @@ import Testing
         #expect(StreetStyle.abbreviated(full) == expected)
     }
 
+    /// Another city's file may be all capitals: answers still print like an envelope.
+    @Test(arguments: [
+        ("ABERDEEN AVE", "Aberdeen Ave"),
+        ("NE 34TH AVE", "NE 34th Ave"),
+        ("SE MCLOUGHLIN BLVD", "SE McLoughlin Blvd"),
+        ("NORTHEAST MARTIN LUTHER KING JR BOULEVARD", "NE Martin Luther King Jr Blvd"),
+        ("SW BEAVERTON-HILLSDALE HWY", "SW Beaverton-Hillsdale Hwy"),
+        ("O'BRIEN ST", "O'Brien St"),
+        ("AVENUE OF THE AMERICAS", "Avenue of the Americas"),
+        ("US HWY 26", "US Hwy 26"),
+        ("HWY 99E", "Hwy 99E"),
+        ("N Macadam Ave", "N Macadam Ave"),
+    ])
+    func capitalsInMixedCase(_ published: String, _ expected: String) {
+        #expect(StreetStyle.abbreviated(published) == expected)
+    }
+
+    @Test func cityInMixedCase() {
+        #expect(StreetStyle.mixedCase("CAMBRIDGE") == "Cambridge")
+        #expect(StreetStyle.mixedCase("LAKE OSWEGO") == "Lake Oswego")
+        #expect(StreetStyle.mixedCase("McMinnville") == "McMinnville")
+    }
+
     @Test func houseNumbers() {
         #expect(HouseNumber(parsing: "7212 A") == HouseNumber(value: 7212, suffix: "A"))
         #expect(HouseNumber(parsing: " 6132 ") == HouseNumber(value: 6132))

@@ -1,0 +1,120 @@
+import Foundation
+import LocusCore
+import LocusEngine
+import Testing
+
+/// Street names and addresses as people and record keepers really type them, on the real Portland data.
+@Suite(.serialized) struct SpellingTests {
+    let locator: Locator
+
+    init() throws {
+        locator = Locator(index: try TestSupport.portland())
+    }
+
+    func candidates(_ text: String, max: Int = 5) throws -> [GeocodeCandidate] {
+        var r = GeocodeRequest(.text(text))
+        r.explain = true
+        r.maxResults = max
+        return try locator.geocode(r).candidates
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var input: String
+        /// The matched address as printed, or for a street its full published name.
+        var expected: String
+        var type: MatchType
+        var testDescription: String { input }
+        init(_ input: String, _ expected: String, _ type: MatchType) {
+            self.input = input
+            self.expected = expected
+            self.type = type
+        }
+    }
+
+    @Test(arguments: [
+        // Initials and short forms of a multi-word name.
+        Case("NE M L King Blvd", "Northeast Martin Luther King Jr Boulevard", .street),
+        Case("NE ML King Blvd", "Northeast Martin Luther King Jr Boulevard", .street),
+        Case("NE M L K Blvd", "Northeast Martin Luther King Jr Boulevard", .street),
+        Case("7509 NE M L KING BLVD", "7509 NE Martin Luther King Jr Blvd, Portland, OR 97211", .pointAddress),
+        Case("SW BH Hwy", "Southwest Beaverton Hillsdale Highway", .street),
+        Case("SW TV Hwy", "Southwest Tualatin Valley Highway", .street),
+        // An unambiguous word prefix.
+        Case("N Mass Ave", "North Massachusetts Avenue", .street),
+        // A bare number after a directional is the numbered street, of its usual type.
+        Case("NE 19", "Northeast 19th Avenue", .street),
+        // Qualifiers, corners and units as the city's tree inventory writes them.
+        Case("5321 S/ NE 31ST AVE", "5321 NE 31st Ave, Portland, OR 97211", .pointAddress),
+        Case("2927 N/ NE AINSWORTH ST", "2927 NE Ainsworth St, Portland, OR 97211", .pointAddress),
+        Case("1515 WI/ NW 18TH AVE", "1515 NW 18th Ave, Portland, OR 97209", .pointAddress),
+        Case("74 NE COOK ST, UN A", "74 NE Cook St, Portland, OR 97212", .pointAddress),
+        Case("Suite 301 6132 NE 34th Ave", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
+        Case("NW COR/ 27TH & NE SARATOGA ST", "NE 27th Ave & NE Saratoga St, Portland, OR 97211", .intersection),
+        Case("SEC/ CONCORD & N GOING CT", "N Concord Ave & N Going Ct, Portland, OR 97217", .intersection),
+        Case("SE COR/ 80TH SE SALMON ST", "SE 80th Ave & SE Salmon St, Portland, OR 97215", .intersection),
+    ])
+    func readsTheFormsPeopleType(_ c: Case) throws {
+        let first = try #require(try candidates(c.input).first, "no candidate")
+        #expect(first.matchType == c.type)
+        #expect((c.type == .street ? first.components.streetFull : first.address) == c.expected, "\(first.explain ?? [])")
+        #expect(first.score >= 85)
+    }
+
+    /// A numbered street is never a typo of another number: there is no SE 233rd Ave, and SE 23rd,
+    /// 133rd and 223rd are other streets.
+    @Test(arguments: ["SE 233rd Ave", "1000 SE 233rd Ave", "NE 246th Ave"])
+    func numbersAreNeverTypos(_ text: String) throws {
+        #expect(try candidates(text).isEmpty)
+    }
+
+    /// "Mass" begins Massachusetts and Massey: without a type to tell them apart it is no abbreviation.
+    @Test func ambiguousPrefixIsNoAbbreviation() throws {
+        for c in try candidates("N Mass", max: 10) {
+            #expect(c.explain?.contains { $0.contains("short for") } != true, "\(c.address)")
+        }
+    }
+
+    @Test func qualifierDoesNotShowAsAUnit() throws {
+        let c = try #require(try candidates("5321 S/ NE 31ST AVE").first)
+        #expect(c.unit == nil)
+        let u = try #require(try candidates("74 NE COOK ST, UN A").first)
+        #expect(u.unit == "unit a")
+    }
+}
+
+/// A dataset's synonyms file reaches the engine through the index, and a user's file at query time.
+@Suite struct SynonymTests {
+    @Test func storedInTheIndexAndExtendedAtQueryTime() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let file = dir.appendingPathComponent("synonyms.csv")
+        try "# old name\nold alpha rd,ne alpha st\n".write(to: file, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("s.locus").path)
+        config.addresses = TestSupport.fixtures.appendingPathComponent("addresses_messy.csv").path
+        config.synonyms = [file.path]
+        config.maximumRejectedShare = 1  // the fixture is messy on purpose
+        _ = try IndexBuilder.build(config)
+
+        let index = try LocusIndex(path: config.output)
+        #expect(index.metadata.values["synonyms"] == "old alpha road,northeast alpha street")
+        let c = try #require(try Locator(index: index).geocode(GeocodeRequest(.text("100 Old Alpha Rd"))).candidates.first)
+        #expect(c.address.hasPrefix("100 NE Alpha St"))
+
+        // Without them the old name is nothing; a user's file brings another in.
+        #expect(try Locator(index: LocusIndex(path: config.output)).geocode(GeocodeRequest(.text("100 Beta Old Rd"))).candidates.first?.address.hasPrefix("100 NE Alpha St") != true)
+        var mine = StreetSynonyms()
+        mine.add(.init(from: ["beta", "old", "road"], to: ["northeast", "alpha", "street"]))
+        let extended = try LocusIndex(path: config.output, synonyms: mine)
+        let d = try #require(try Locator(index: extended).geocode(GeocodeRequest(.text("100 Beta Old Rd"))).candidates.first)
+        #expect(d.address.hasPrefix("100 NE Alpha St"))
+    }
+
+    @Test func theDatasetNamesItsFile() throws {
+        let path = TestSupport.packageRoot.appendingPathComponent("Data/portland/dataset.json").path
+        let definition = try DatasetDefinition.load(path: path)
+        let config = try definition.buildConfiguration(dataDirectory: TestSupport.dataDirectory.path, output: "/tmp/unused.locus", definitionPath: path)
+        #expect(config.synonyms.count == 1)
+        #expect(config.synonyms.first?.hasSuffix("Data/portland/synonyms.csv") == true)
+        let text = try String(contentsOfFile: try #require(config.synonyms.first), encoding: .utf8)
+        #expect(try !StreetSynonyms(parsing: text).isEmpty)
+    }
+}
