@@ -86,6 +86,8 @@ public final class AddressSearch: Sendable {
     let streetStart: [Int32]
     let byStreet: [Int32]
     let streetPlaces: [StreetPlace]
+    /// The street places of street `s` are `streetPlaces[streetPlaceStart[s] ..< streetPlaceStart[s + 1]]`.
+    let streetPlaceStart: [Int32]
     /// Sorted vocabulary of street-place tokens, and for each the street places it occurs in.
     let vocabulary: [String]
     let postings: [[Int32]]
@@ -181,6 +183,10 @@ public final class AddressSearch: Sendable {
             }
         }
         self.streetPlaces = streetPlaces
+        var placeStart = [Int32](repeating: 0, count: streets.count + 1)
+        for sp in streetPlaces { placeStart[Int(sp.street) + 1] += 1 }
+        for i in 0..<streets.count { placeStart[i + 1] += placeStart[i] }
+        streetPlaceStart = placeStart
         byNumber = numbers
 
         // Word index over street places (street tokens and city tokens).

@@ -33,6 +33,10 @@ struct ScoredMatch {
     var notes: [String]
     var components: AddressComponents
     var distanceToNear: Double = 0
+    /// How many addresses the answer was placed from (its street in its city): among equal
+    /// answers without a city given, the street's main stretch ("SE 10th Ave" of Portland, not of
+    /// a suburb with a few houses on one of the same name) comes first.
+    var support = 0
 }
 
 extension AddressSearch {
@@ -85,6 +89,7 @@ extension AddressSearch {
             if a.distanceToNear != b.distanceToNear { return a.distanceToNear < b.distanceToNear }
             let ra = Self.matchTypeRank(a.matchType), rb = Self.matchTypeRank(b.matchType)
             if ra != rb { return ra < rb }
+            if a.support != b.support { return a.support > b.support }
             return a.key < b.key
         }
         var seen = Set<String>()
@@ -375,7 +380,10 @@ extension AddressSearch {
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
         for members in localityRuns(list) {
-            if let m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) { out.append(m) }
+            if var m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) {
+                m.support = members.count
+                out.append(m)
+            }
         }
         return out
     }
@@ -565,23 +573,26 @@ extension AddressSearch {
     func streetMatches(street: Int32, q: ParsedAddress, penalty: Double, notes: [String], near number: HouseNumber? = nil) -> [ScoredMatch] {
         var out: [ScoredMatch] = []
         let points = addresses.points
-        for (i, sp) in streetPlaces.enumerated() where sp.street == street {
-            let rep = points[Int(sp.representative)]
+        let places = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
+        // With a number: each city's address closest to it in number, found in one pass.
+        var closest = [(address: Int32, gap: Int)?](repeating: nil, count: number == nil ? 0 : places.count)
+        if let number {
+            for a in addresses(onStreet: street) {
+                let p = points[Int(a)]
+                let place = addresses.places[Int(p.place)]
+                guard let k = places.firstIndex(where: { streetPlaces[$0].city == place.city && streetPlaces[$0].state == place.state }) else { continue }
+                let gap = abs(Int(p.number) - number.value), slot = k - places.lowerBound
+                if closest[slot] == nil || gap < closest[slot]!.gap { closest[slot] = (a, gap) }
+            }
+        }
+        for i in places {
+            let rep = points[Int(streetPlaces[i].representative)]
             let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
             var m = streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + [number == nil ? "no house number: the street" : "the street"])
-            if let number {
-                var closest: (Int32, Int)?
-                for a in addresses(onStreet: street) {
-                    let p = points[Int(a)]
-                    let place = addresses.places[Int(p.place)]
-                    guard place.city == sp.city, place.state == sp.state else { continue }
-                    let gap = abs(Int(p.number) - number.value)
-                    if closest == nil || gap < closest!.1 { closest = (a, gap) }
-                }
-                if let (a, _) = closest {
-                    m.location = GeoPoint(x: points[Int(a)].lon, y: points[Int(a)].lat)
-                    m.notes.append("located at \(points[Int(a)].number), the nearest number known")
-                }
+            m.support = Int(streetPlaces[i].count)
+            if let near = closest.isEmpty ? nil : closest[i - places.lowerBound] {
+                m.location = GeoPoint(x: points[Int(near.address)].lon, y: points[Int(near.address)].lat)
+                m.notes.append("located at \(points[Int(near.address)].number), the nearest number known")
             }
             out.append(m)
         }

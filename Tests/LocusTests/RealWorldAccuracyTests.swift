@@ -1,0 +1,129 @@
+import Foundation
+import LocusBatch
+import LocusCore
+import LocusEngine
+import Testing
+
+/// Reverse and forward geocoding judged against what the city recorded: the street-tree
+/// inventory's development half (../shared/data/portland/street_trees_dev.csv.gz), not queries made
+/// from the index's own points. One case per failure class that `locus eval --truth` reports, and
+/// the whole file's figures by class.
+@Suite(.serialized) struct RealWorldAccuracyTests {
+    let index: LocusIndex
+    let locator: Locator
+
+    init() throws {
+        index = try TestSupport.portland()
+        locator = Locator(index: index)
+    }
+
+    static var trees: String { TestSupport.dataDirectory.appendingPathComponent("portland/street_trees_dev.csv.gz").path }
+
+    // MARK: Reverse: the lot in front of which a street tree stands
+
+    /// Positions of real street trees, each an example of a class the nearest address point or the
+    /// earlier frontage method got wrong, with the address the city recorded for the tree's lot.
+    @Test(arguments: [
+        // The earlier method took the side street's house for a tree at a corner lot's front.
+        (-122.629576, 45.566597, "3405 NE Ainsworth St", "corner lot, tree on its own street"),
+        // A corner lot's tree along the side street: the house across the side street is nearer.
+        (-122.592162, 45.553703, "6910 NE Skidmore St", "corner lot, tree along the side street"),
+        // The neighbour's house is nearer, but the tree stands before this lot's frontage.
+        (-122.588380, 45.512996, "7221 SE Madison St", "neighbour lot"),
+        (-122.625121, 45.474628, "3662 SE Glenwood St", "neighbour lot"),
+    ])
+    func reverseNamesTheLotInFront(_ x: Double, _ y: Double, _ expected: String, _ failureClass: String) throws {
+        let answer = try #require(try locator.reverse(ReverseRequest(location: GeoPoint(x: x, y: y))), "\(failureClass)")
+        #expect(answer.address.hasPrefix(expected + ","), "\(failureClass): \(answer.address)")
+    }
+
+    // MARK: Forward: addresses the point data lacks, as the city typed them
+
+    struct ForwardCase: Sendable, CustomTestStringConvertible {
+        var text: String
+        /// The street the answer must be on (USPS style), never another.
+        var street: String
+        var city: String? = nil
+        var matchTypes: Set<MatchType>
+        /// Where a tree recorded at this address stands, and how near the answer must be.
+        var near: GeoPoint? = nil
+        var within = 75.0
+        var failureClass: String
+        var testDescription: String { "\(failureClass): \(text)" }
+    }
+
+    @Test(arguments: [
+        // Same-side neighbours 615 m apart: placed from the numbers of both sides.
+        ForwardCase(text: "3306 NE GLISAN ST", street: "NE Glisan St", matchTypes: [.interpolated],
+                    near: GeoPoint(x: -122.629909, y: 45.526377), failureClass: "no candidate (gap)"),
+        // Beyond the last known number of the street's stretch: extrapolated a bounded distance.
+        ForwardCase(text: "8408 N BRANDON AVE", street: "N Brandon Ave", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.688829, y: 45.583889), within: 40, failureClass: "no candidate (street end)"),
+        ForwardCase(text: "110 NW 17TH AVE", street: "NW 17th Ave", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.687635, y: 45.523633), within: 40, failureClass: "no candidate (street end)"),
+        // The directional given is evidence: not N Rosa Parks Way, 5 km off.
+        ForwardCase(text: "3118 NE ROSA PARKS WAY", street: "NE Rosa Parks Way", matchTypes: [.interpolated, .extrapolated],
+                    near: GeoPoint(x: -122.633403, y: 45.569930), failureClass: "wrong directional"),
+        // The type given is evidence: not SE 10th St in Gresham, 19 km off.
+        ForwardCase(text: "1525 SE 10TH AVE", street: "SE 10th Ave", city: "Portland", matchTypes: [.interpolated, .extrapolated],
+                    near: GeoPoint(x: -122.656032, y: 45.511561), failureClass: "wrong street type"),
+        // Directional and ZIP given: not SW 82nd Ave in Tigard.
+        ForwardCase(text: "11250 SE 82nd Ave 97086", street: "SE 82nd Ave", matchTypes: [.pointAddress, .interpolated, .extrapolated],
+                    failureClass: "wrong directional (ZIP given)"),
+        // A renamed numbered street (NE 39th Ave is César E. Chávez Blvd since 2009), never a typo of
+        // another number ("39th" is not "30th").
+        ForwardCase(text: "5603 NE 39TH AVE", street: "NE César E. Chávez Blvd", matchTypes: [.pointAddress, .interpolated],
+                    near: GeoPoint(x: -122.623522, y: 45.563471), failureClass: "wrong numbered street"),
+        // A number the street's numbers cannot place: the street itself, not another that has it.
+        ForwardCase(text: "99999 NE Glisan St", street: "NE Glisan St", city: "Portland", matchTypes: [.street],
+                    failureClass: "street only, on the right street"),
+    ])
+    func forwardOnSparsePoints(_ c: ForwardCase) throws {
+        var request = GeocodeRequest(.text(c.text))
+        request.explain = true
+        let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
+        #expect(top.components.street == c.street, "\(top.address) \(top.explain ?? [])")
+        if let city = c.city { #expect(top.components.city == city, "\(top.address)") }
+        #expect(c.matchTypes.contains(top.matchType), "\(top.matchType) \(top.explain ?? [])")
+        if let near = c.near {
+            let metres = near.metres(to: GeoPoint(x: top.location.x, y: top.location.y))
+            #expect(metres <= c.within, "\(top.address) is \(Int(metres)) m from the tree")
+        }
+    }
+
+    /// A key handed out for an interpolated or extrapolated answer gives that answer back.
+    @Test(arguments: ["3306 NE GLISAN ST", "8408 N BRANDON AVE", "5320 NE 33RD AVE"])
+    func placedNumbersHaveKeysThatGeocodeBack(_ text: String) throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first)
+        let again = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first)
+        #expect(again.address == top.address)
+        #expect(again.matchType == top.matchType)
+        #expect(abs(again.location.x - top.location.x) < 1e-9 && abs(again.location.y - top.location.y) < 1e-9)
+    }
+
+    // MARK: The whole development file, by failure class
+
+    @Test func devTreesByFailureClass() async throws {
+        let report = try await TruthEvaluation.run(truth: Self.trees, index: index, options: TruthEvaluationOptions())
+        let reverse = try #require(report.reverse)
+        func share(_ t: TruthReport.Tally) -> Double { Double(t.right) / Double(max(t.rows, 1)) }
+        let frontage = try #require(reverse.methods.first { $0.method == ReverseMethod.frontage.rawValue })
+        let nearest = try #require(reverse.methods.first { $0.method == ReverseMethod.nearest.rawValue })
+        // The default must beat the nearest address point on the city's own records (it was ten
+        // points worse), by at least a point.
+        #expect(share(frontage.amongIndexPoints) >= share(nearest.amongIndexPoints) + 0.01,
+                "frontage \(share(frontage.amongIndexPoints)) nearest \(share(nearest.amongIndexPoints))")
+        #expect(share(frontage.amongIndexPoints) >= 0.85)
+
+        let forward = try #require(report.forward)
+        #expect(share(forward.amongIndexPoints) >= 0.97)
+        #expect(share(forward.notAmongIndexPoints) >= 0.50, "not among: \(share(forward.notAmongIndexPoints))")
+        let byClass = Dictionary(forward.failures.map { ($0.name, $0.count) }, uniquingKeysWith: +)
+        let rows = Double(forward.overall.rows)
+        // Each was over a per cent of the rows before: a number taken for a typo of another,
+        // another directional's street, and no candidate at all where the street exists.
+        #expect(byClass["wrong_numbered_street", default: 0] == 0)
+        #expect(Double(byClass["wrong_directional", default: 0]) / rows < 0.001)
+        #expect(Double(byClass["no_candidate", default: 0]) / rows < 0.015)
+    }
+}
