@@ -31,6 +31,8 @@ enum TestSupport {
         var config = IndexBuildConfiguration(output: out)
         config.addresses = portlandAddresses
         config.layers = [LayerSource(name: "neighborhoods", path: portlandNeighbourhoods)]
+        // As the default dataset builds it: with its street synonyms.
+        config.synonyms = [packageRoot.appendingPathComponent("Data/portland/synonyms.csv").path]
         do throws(LocusError) {
             _ = try IndexBuilder.build(config)
             return .success((out, try LocusIndex(path: out)))
