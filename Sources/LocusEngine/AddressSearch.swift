@@ -82,6 +82,10 @@ public final class AddressSearch: Sendable {
     let vocabulary: [String]
     let postings: [[Int32]]
     let vocabularyIndex: [String: Int32]
+    /// The longest core key and vocabulary word, in characters: a word longer by more than the
+    /// typo allowance can match nothing, so it costs no deletions (which grow as its square).
+    let longestCore: Int
+    let longestWord: Int
     /// Addresses by house number, for suggestions that start with one.
     let byNumber: [Int32: [Int32]]
     let postcodes: [Area]
@@ -116,6 +120,7 @@ public final class AddressSearch: Sendable {
         self.streets = streets
         streetsByCore = byCore
         streetsByLooseCore = byLooseCore
+        longestCore = byCore.keys.map(\.count).max() ?? 0
 
         // House numbers per street.
         let points = addresses.points
@@ -180,6 +185,7 @@ public final class AddressSearch: Sendable {
             for w in words { postings[Int(vocabularyIndex[w]!)].append(Int32(i)) }
         }
         self.vocabulary = vocabulary
+        longestWord = vocabulary.map(\.count).max() ?? 0
         self.vocabularyIndex = vocabularyIndex
         self.postings = postings
 
@@ -254,7 +260,7 @@ public final class AddressSearch: Sendable {
     /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
     func fuzzyCores(_ key: String) -> [(String, Int)] {
         let depth = EditDistance.allowance(forLength: key.count + 2)
-        guard depth > 0 else { return [] }
+        guard depth > 0, key.count - depth <= longestCore else { return [] }
         var seen = Set<String>()
         var out: [(String, Int)] = []
         let index = typos.cores
@@ -272,7 +278,7 @@ public final class AddressSearch: Sendable {
     /// Vocabulary words within the typo allowance of a whole word.
     func fuzzyWords(_ word: String) -> [(Int32, Int)] {
         let depth = EditDistance.allowance(forLength: word.count + 2)
-        guard depth > 0 else { return [] }
+        guard depth > 0, word.count - depth <= longestWord else { return [] }
         var seen = Set<Int32>()
         var out: [(Int32, Int)] = []
         let index = typos.words
