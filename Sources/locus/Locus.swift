@@ -23,10 +23,23 @@ struct IndexOptions: ParsableArguments {
 
     /// Opens the index, building the default one first if that is what is asked for and it is missing.
     func open(_ parts: LocusIndex.Parts) throws -> LocusIndex {
-        if let index { return try LocusIndex(path: index, loading: parts) }
-        let defaults = DefaultDataset(dataDirectory: dataDir)
-        try defaults.ensureIndex()
-        return try LocusIndex(path: defaults.indexPath, loading: parts)
+        try unusableIfMissing {
+            if let index { return try LocusIndex(path: index, loading: parts) }
+            let defaults = DefaultDataset(dataDirectory: dataDir)
+            try defaults.ensureIndex()
+            return try LocusIndex(path: defaults.indexPath, loading: parts)
+        }
+    }
+}
+
+/// To the CLI a missing index (or missing source data for the default one) is an unusable index,
+/// exit 65; `not_found` (3) means the query found nothing. The engine keeps `not_found`, which the
+/// server's `reload` reports as such.
+func unusableIfMissing<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let e as LocusError where e.code == .notFound {
+        throw LocusError(.invalidIndex, e.message)
     }
 }
 
@@ -79,7 +92,7 @@ func fail(_ error: LocusError, json: Bool) -> ExitCode {
     }
     switch error.code {
     case .notFound: return ExitCode(3)
-    case .invalidArgument: return ExitCode(64)
+    case .invalidArgument, .tooLarge: return ExitCode(64)
     case .invalidIndex, .importFailed: return ExitCode(65)
     default: return ExitCode(70)
     }
