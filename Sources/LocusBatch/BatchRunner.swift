@@ -76,11 +76,11 @@ public enum BatchRunner {
         let reader = ChunkReader(input: input, size: options.chunkRows)
         var nextChunk = Task { try await reader.read() }
         while true {
-            let (rows, fraction) = try await nextChunk.value
+            let (rows, damaged, fraction) = try await nextChunk.value
             if rows.isEmpty { break }
             // The next chunk is parsed while this one is worked on.
             nextChunk = Task { try await reader.read() }
-            let outcomes = try await process(rows, job: job, workers: workers, makeBackend: makeBackend)
+            let outcomes = try await process(rows, damaged: damaged, job: job, workers: workers, makeBackend: makeBackend)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(rows.count * 160)
             for (row, outcome) in zip(rows, outcomes) {
@@ -113,9 +113,12 @@ public enum BatchRunner {
     }
 
     /// The chunk's outcomes in row order; workers take every `workers`-th row.
-    static func process(_ rows: [[String]], job: some BatchJob, workers: Int,
+    static func process(_ rows: [[String]], damaged: Set<Int> = [], job: some BatchJob, workers: Int,
                         makeBackend: @escaping @Sendable () -> any QueryBackend) async throws -> [RowOutcome] {
         let n = min(workers, rows.count)
+        let unreadable = RowOutcome(fields: ["failed", "the row is not valid UTF-8; its bad bytes are shown as U+FFFD"]
+                                        + [String](repeating: "", count: job.appendedColumns.count - 2),
+                                    category: "failed", failed: true)
         return try await withThrowingTaskGroup(of: [(Int, RowOutcome)].self) { group in
             for w in 0..<n {
                 group.addTask {
@@ -123,7 +126,7 @@ public enum BatchRunner {
                     var out: [(Int, RowOutcome)] = []
                     out.reserveCapacity(rows.count / n + 1)
                     for i in stride(from: w, to: rows.count, by: n) {
-                        out.append((i, try await job.run(rows[i], on: backend)))
+                        out.append((i, damaged.contains(i) ? unreadable : try await job.run(rows[i], on: backend)))
                     }
                     return out
                 }
@@ -149,15 +152,20 @@ final class ChunkReader: @unchecked Sendable {
         self.size = size
     }
 
-    /// The next rows (empty at the end) and how far through the file they reach.
-    func read() async throws -> (rows: [[String]], fraction: Double) {
+    /// The next rows (empty at the end), which of them held bytes that are not UTF-8, and how far
+    /// through the file they reach.
+    func read() async throws -> (rows: [[String]], damaged: Set<Int>, fraction: Double) {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 do {
                     var rows: [[String]] = []
                     rows.reserveCapacity(self.size)
-                    while rows.count < self.size, let row = try self.input.next() { rows.append(row) }
-                    continuation.resume(returning: (rows, self.input.fraction))
+                    var damaged = Set<Int>()
+                    while rows.count < self.size, let row = try self.input.next() {
+                        if self.input.isDamaged(row) { damaged.insert(rows.count) }
+                        rows.append(row)
+                    }
+                    continuation.resume(returning: (rows, damaged, self.input.fraction))
                 } catch {
                     continuation.resume(throwing: error)
                 }

@@ -33,7 +33,7 @@ public final class CSVInput {
         hasByteOrderMark = style.bom
         fileSize = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
         file = try CompressedFileReader(path: path)
-        stream = CompressedInputStream(reader: file)
+        stream = CompressedInputStream(reader: file, replacingInvalidUTF8: true)
         do {
             reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: self.delimiter)
         } catch {
@@ -43,6 +43,12 @@ public final class CSVInput {
             throw LocusError(.invalidArgument, "\(path) is empty: a CSV with a header row is needed")
         }
         self.header = header
+    }
+
+    /// Whether the row held bytes that are not UTF-8 (read as U+FFFD): it is kept, as failed.
+    /// (A U+FFFD in a file that has no bad bytes is text like any other.)
+    public func isDamaged(_ row: [String]) -> Bool {
+        stream.replacedBytes > 0 && row.contains { $0.unicodeScalars.contains("\u{FFFD}") }
     }
 
     /// Progress through the file, 0…1.

@@ -32,8 +32,9 @@ public final class CSVOutput {
         }
         guard let h = FileHandle(forUpdatingAtPath: path) else { throw LocusError(.invalidArgument, "cannot open \(path) for writing") }
         handle = h
+        // From the resume record, a file anyone can edit: a negative offset is refused, not a trap.
+        guard let keep = UInt64(exactly: resumeAt ?? 0) else { throw LocusError(.invalidArgument, "the resume record of \(path) is damaged") }
         do {
-            let keep = UInt64(resumeAt ?? 0)
             try h.truncate(atOffset: keep)
             try h.seekToEnd()
             size = Int(keep)

@@ -139,15 +139,27 @@ public final class AddressIndex: Sendable {
 
     /// Ring search over the grid: rings of cells around the point, until the nearest a ring's cells
     /// can be is further than the k-th best found.
+    ///
+    /// Bounded whatever the point: a point further than the search distance from the grid's extent
+    /// is answered at once, and no ring goes beyond the one that covers the whole grid. (Rings are
+    /// cells of longitude, which shrink to nothing near the poles: the distance test alone would
+    /// let them widen for ever.)
     func search(lon: Double, lat: Double, into list: inout NearestList) {
-        guard !points.isEmpty else { return }
+        guard !points.isEmpty, lon.isFinite, lat.isFinite else { return }
         let scale = LocalMetricScale(latitude: lat)
         let kx = scale.metresPerDegreeX, ky = scale.metresPerDegreeY
-        // Position in cell units, unclamped: the point may lie outside the grid.
+        let maxX = grid.originX + Double(grid.columns) * grid.cellWidth, maxY = grid.originY + Double(grid.rows) * grid.cellHeight
+        let outX = max(grid.originX - lon, lon - maxX, 0) * kx, outY = max(grid.originY - lat, lat - maxY, 0) * ky
+        guard outX * outX + outY * outY <= list.bound else { return }
+        // Position in cell units, unclamped: the point may lie outside the grid (by no more than
+        // the search distance, so these are small numbers).
         let gx = (lon - grid.originX) / grid.cellWidth, gy = (lat - grid.originY) / grid.cellHeight
+        guard abs(gx) < 1e9, abs(gy) < 1e9 else { return }
         let cx = Int(gx.rounded(.down)), cy = Int(gy.rounded(.down))
         let cellW = grid.cellWidth * kx, cellH = grid.cellHeight * ky
-        var ring = 0
+        // Rings before the first that reaches the grid hold no cells.
+        var ring = max(0, -cx, cx - (grid.columns - 1), -cy, cy - (grid.rows - 1))
+        let lastRing = max(cx, grid.columns - 1 - cx, cy, grid.rows - 1 - cy)
         // The distance a point must beat, cached: most points are beyond it and cost one compare.
         var bound = list.bound
         let columns = grid.columns, rows = grid.rows
@@ -163,7 +175,6 @@ public final class AddressIndex: Sendable {
                     }
                     let r0 = cy - ring, r1 = cy + ring, c0 = cx - ring, c1 = cx + ring
                     @inline(__always) func scan(_ r: Int, _ c: Int) {
-                        guard r >= 0, r < rows, c >= 0, c < columns else { return }
                         let cell = r * columns + c
                         for i in Int(starts[cell])..<Int(starts[cell + 1]) {
                             let dx = (pts[i].lon - lon) * kx, dy = (pts[i].lat - lat) * ky
@@ -174,17 +185,19 @@ public final class AddressIndex: Sendable {
                             }
                         }
                     }
-                    // Only the ring itself: full top and bottom rows, two cells of every row between.
-                    for c in c0...c1 {
-                        scan(r0, c)
-                        if r1 != r0 { scan(r1, c) }
+                    // Only the ring itself, and only its cells on the grid: full top and bottom
+                    // rows, two cells of every row between.
+                    let cLow = max(c0, 0), cHigh = min(c1, columns - 1)
+                    if cLow <= cHigh {
+                        if r0 >= 0 { for c in cLow...cHigh { scan(r0, c) } }
+                        if r1 != r0, r1 < rows { for c in cLow...cHigh { scan(r1, c) } }
                     }
-                    if r1 - r0 > 1 {
-                        for r in (r0 + 1)..<r1 {
-                            scan(r, c0)
-                            if c1 != c0 { scan(r, c1) }
-                        }
+                    let rLow = max(r0 + 1, 0), rHigh = min(r1 - 1, rows - 1)
+                    if rLow <= rHigh {
+                        if c0 >= 0 { for r in rLow...rHigh { scan(r, c0) } }
+                        if c1 != c0, c1 < columns { for r in rLow...rHigh { scan(r, c1) } }
                     }
+                    if ring >= lastRing { break }
                     ring += 1
                 }
             }

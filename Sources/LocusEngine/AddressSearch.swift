@@ -53,9 +53,6 @@ public final class AddressSearch: Sendable {
         var cores: [String: [String]]
         /// A deletion → the vocabulary words it comes from.
         var words: [String: [Int32]]
-        /// The longest core key: a longer typed name is no typo of any (and its deletions cost
-        /// time quadratic in its length).
-        var longestCore: Int
     }
 
     /// Builds what is otherwise built on first use, so that a long-running server's first
@@ -77,7 +74,7 @@ public final class AddressSearch: Sendable {
                     words[d, default: []].append(Int32(i))
                 }
             }
-            let built = TypoIndexes(cores: cores, words: words, longestCore: streetsByCore.keys.map(\.count).max() ?? 0)
+            let built = TypoIndexes(cores: cores, words: words)
             cached = built
             return built
         }
@@ -92,6 +89,10 @@ public final class AddressSearch: Sendable {
     let vocabulary: [String]
     let postings: [[Int32]]
     let vocabularyIndex: [String: Int32]
+    /// The longest core key and vocabulary word, in characters: a word longer by more than the
+    /// typo allowance can match nothing, so it costs no deletions (which grow as its square).
+    let longestCore: Int
+    let longestWord: Int
     /// Addresses by house number, for suggestions that start with one.
     let byNumber: [Int32: [Int32]]
     let postcodes: [Area]
@@ -136,6 +137,7 @@ public final class AddressSearch: Sendable {
             }
         }
         coresByInitials = byInitials.mapValues { Array(Set($0)).sorted() }
+        longestCore = byCore.keys.map(\.count).max() ?? 0
 
         // House numbers per street.
         let points = addresses.points
@@ -204,6 +206,7 @@ public final class AddressSearch: Sendable {
             for w in words { postings[Int(vocabularyIndex[w]!)].append(Int32(i)) }
         }
         self.vocabulary = vocabulary
+        longestWord = vocabulary.map(\.count).max() ?? 0
         self.vocabularyIndex = vocabularyIndex
         self.postings = postings
 
@@ -278,7 +281,7 @@ public final class AddressSearch: Sendable {
     /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
     func fuzzyCores(_ key: String) -> [(String, Int)] {
         let depth = EditDistance.allowance(forLength: key.count + 2)
-        guard depth > 0, key.count <= typos.longestCore + depth else { return [] }
+        guard depth > 0, key.count - depth <= longestCore else { return [] }
         var seen = Set<String>()
         var out: [(String, Int)] = []
         let index = typos.cores
@@ -303,7 +306,7 @@ public final class AddressSearch: Sendable {
     /// Vocabulary words within the typo allowance of a whole word.
     func fuzzyWords(_ word: String) -> [(Int32, Int)] {
         let depth = EditDistance.allowance(forLength: word.count + 2)
-        guard depth > 0 else { return [] }
+        guard depth > 0, word.count - depth <= longestWord else { return [] }
         var seen = Set<Int32>()
         var out: [(Int32, Int)] = []
         let index = typos.words

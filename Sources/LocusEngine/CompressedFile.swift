@@ -41,6 +41,9 @@ public final class CompressedFileReader {
 ///
 /// It reads ahead one buffer so that `hasBytesAvailable` is exact: the CSV reader asks it before
 /// every read and treats a read of nothing as an error.
+///
+/// With `replacingInvalidUTF8`, each byte that is not part of well-formed UTF-8 comes out as
+/// U+FFFD: the CSV reader stops for good at the first bad byte, and one bad row must not end a job.
 public final class CompressedInputStream: InputStream {
     private let reader: CompressedFileReader
     private var status: Stream.Status = .notOpen
@@ -48,9 +51,17 @@ public final class CompressedInputStream: InputStream {
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
+    private let repairs: Bool
+    private var raw: [UInt8] = []
+    /// The start of a sequence cut by the end of the last read, completed by the next.
+    private var carry: [UInt8] = []
+    /// Bytes replaced by U+FFFD so far.
+    public private(set) var replacedBytes = 0
 
-    public init(reader: CompressedFileReader) {
+    public init(reader: CompressedFileReader, replacingInvalidUTF8: Bool = false) {
         self.reader = reader
+        repairs = replacingInvalidUTF8
+        if repairs { raw = [UInt8](repeating: 0, count: 1 << 16) }
         super.init(data: Data())
     }
 
@@ -71,10 +82,27 @@ public final class CompressedInputStream: InputStream {
     private func fill() {
         guard status == .open, start == end else { return }
         do {
-            let n = try buffer.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try reader.read(into: b.baseAddress!, count: b.count) }
-            start = 0
-            end = n
-            if n == 0 { status = .atEnd }
+            guard repairs else {
+                let n = try buffer.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try reader.read(into: b.baseAddress!, count: b.count) }
+                start = 0
+                end = n
+                if n == 0 { status = .atEnd }
+                return
+            }
+            while start == end {
+                let n = try raw.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try reader.read(into: b.baseAddress!, count: b.count) }
+                if n == 0, carry.isEmpty {
+                    status = .atEnd
+                    return
+                }
+                let input = carry + raw[..<n]
+                let repaired = UTF8Repair.repair(input, final: n == 0)
+                buffer = repaired.output
+                carry = Array(input[repaired.consumed...])
+                replacedBytes += repaired.replaced
+                start = 0
+                end = buffer.count
+            }
         } catch {
             failure = error
             status = .error
@@ -121,5 +149,62 @@ public enum GzipMember {
         guard status == Z_STREAM_END else { throw LocusError(.internalError, "gzip compression failed (\(status))") }
         output.removeSubrange(Int(stream.total_out)...)
         return output
+    }
+}
+
+/// Well-formed UTF-8 (the Unicode standard's table 3-7) with every other byte replaced by U+FFFD.
+public enum UTF8Repair {
+    /// - Parameter final: no more bytes follow; otherwise a sequence cut at the end is left
+    ///   unconsumed, for the next call.
+    /// - Returns: the repaired bytes, how many input bytes they account for, and how many bytes
+    ///   were replaced.
+    public static func repair(_ input: [UInt8], final: Bool) -> (output: [UInt8], consumed: Int, replaced: Int) {
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count)
+        var replaced = 0
+        var i = 0
+        let n = input.count
+        while i < n {
+            let b = input[i]
+            if b < 0x80 {
+                out.append(b)
+                i += 1
+                continue
+            }
+            // Length, and the range the second byte must fall in.
+            let length: Int, low: UInt8, high: UInt8
+            switch b {
+            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+            default: (length, low, high) = (0, 0, 0)
+            }
+            var valid = length > 0
+            var k = 1
+            while valid, k < length {
+                guard i + k < n else {
+                    // Cut by the end of the input: wait for the rest unless there is none.
+                    if !final { return (out, i, replaced) }
+                    valid = false
+                    break
+                }
+                let c = input[i + k]
+                valid = k == 1 ? (c >= low && c <= high) : (c >= 0x80 && c <= 0xBF)
+                k += 1
+            }
+            if valid {
+                out.append(contentsOf: input[i..<(i + length)])
+                i += length
+            } else {
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                replaced += 1
+                i += 1
+            }
+        }
+        return (out, n, replaced)
     }
 }

@@ -42,6 +42,38 @@ public struct WithinRequest: Sendable {
 public enum QueryLimits {
     /// The largest search radius for reverse geocoding and nearest polygons, in metres.
     public static let maximumDistance = 50_000.0
+    /// Longest address text (geocode `text`, suggest `text`, or every `address` field together),
+    /// in UTF-8 bytes. Real addresses are under 100; typo tolerance costs grow with the square of
+    /// a word's length and matching with the number of words, so both are cut off before any of it.
+    public static let maximumTextBytes = 256
+    /// Most words in an address text (or in every `address` field together).
+    public static let maximumTextWords = 24
+    /// Longest suggestion key, in bytes.
+    public static let maximumKeyBytes = 64
+
+    /// Refuses text beyond the limits, naming what was too long.
+    public static func check(text: String, _ what: String) throws(LocusError) {
+        let bytes = text.utf8.count
+        guard bytes <= maximumTextBytes else {
+            throw LocusError(.tooLarge, "\(what) is \(bytes) bytes; at most \(maximumTextBytes)")
+        }
+        // The parser's own words ("&" and "#" count), not a split on spaces: "1-2-3-4" is four.
+        let words = AddressText.rawTokens(text).count
+        guard words <= maximumTextWords else {
+            throw LocusError(.tooLarge, "\(what) has \(words) words; at most \(maximumTextWords)")
+        }
+    }
+
+    static func check(_ input: GeocodeRequest.Input) throws(LocusError) {
+        switch input {
+        case .text(let t):
+            try check(text: t, "address text")
+        case .key(let k):
+            guard k.utf8.count <= maximumKeyBytes else { throw LocusError(.tooLarge, "a key is at most \(maximumKeyBytes) bytes") }
+        case .fields(let number, let street, let city, let postcode):
+            try check(text: [number, street, city, postcode].compactMap { $0 }.joined(separator: " "), "the address fields together")
+        }
+    }
 }
 
 /// Answers queries against one index from one thread: it owns the PROJ transformations, which are
@@ -132,7 +164,7 @@ public final class Locator {
         var r = request
         guard (1...100).contains(r.maxResults) else { throw LocusError(.invalidArgument, "max results must be 1 … 100") }
         guard r.minScore.isFinite, (0...100).contains(r.minScore) else { throw LocusError(.invalidArgument, "min score must be 0 … 100") }
-        if case .text(let t) = r.input, t.utf8.count > 1_000 { throw LocusError(.tooLarge, "address text is longer than 1,000 bytes") }
+        try QueryLimits.check(r.input)
         if let near = r.near { r.near = try lonLat(near, from: nearSR) }
         var candidates = try searchIndex().geocode(r)
         for i in candidates.indices {
@@ -145,7 +177,7 @@ public final class Locator {
     public func suggest(_ request: SuggestRequest, near nearSR: SpatialReference = .wgs84) throws(LocusError) -> SuggestResult {
         var r = request
         guard (1...50).contains(r.maxResults) else { throw LocusError(.invalidArgument, "max results must be 1 … 50") }
-        guard r.text.utf8.count <= 300 else { throw LocusError(.tooLarge, "suggest text is longer than 300 bytes") }
+        try QueryLimits.check(text: r.text, "suggest text")
         if let near = r.near { r.near = try lonLat(near, from: nearSR) }
         return SuggestResult(suggestions: try searchIndex().suggest(r))
     }

@@ -79,7 +79,7 @@ public final class LocusIndex: Sendable {
         addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata) : nil
         var layers: [String: BoundaryLayer] = [:]
         if parts.contains(.layers) || parts.contains(.search) {
-            for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name) }
+            for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name, expected: info.featureCount) }
         }
         self.layers = layers
         if parts.contains(.search), let addresses {
@@ -138,6 +138,13 @@ public final class LocusIndex: Sendable {
               let grid = try? JSONDecoder().decode(AddressIndex.Grid.self, from: Data(gridJSON.utf8)) else {
             throw LocusError(.invalidIndex, "\(metadata.path) has no address grid")
         }
+        // What is read from the file is checked before arithmetic or indexing trusts it: a flipped
+        // byte must be a refused index, never a trap.
+        guard grid.originX.isFinite, grid.originY.isFinite, grid.cellWidth.isFinite, grid.cellHeight.isFinite,
+              grid.cellWidth > 1e-9, grid.cellHeight > 1e-9, (1...(1 << 24)).contains(grid.columns), (1...(1 << 24)).contains(grid.rows),
+              grid.columns * grid.rows <= 1 << 26 else {
+            throw LocusError(.invalidIndex, "\(metadata.path): the address grid is damaged")
+        }
         func strings(_ sql: String) throws(LocusError) -> [String] {
             let s = try db.prepare(sql)
             var out: [String] = []
@@ -158,6 +165,9 @@ public final class LocusIndex: Sendable {
             let n = raw.count / 4
             guard n == grid.columns * grid.rows + 1 else { throw LocusError(.invalidIndex, "\(metadata.path): address grid does not match its cells") }
             return (0..<n).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)) }
+        }
+        guard cellStart.first == 0, zip(cellStart, cellStart.dropFirst()).allSatisfy({ $0 <= $1 }) else {
+            throw LocusError(.invalidIndex, "\(metadata.path): the address cells are damaged")
         }
         try blob.bind([.text("address_points")])
         guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no address points") }
@@ -181,6 +191,11 @@ public final class LocusIndex: Sendable {
         guard points.allSatisfy({ Int($0.street) < streets.count && Int($0.place) < places.count && Int($0.suffix) < suffixes.count }) else {
             throw LocusError(.invalidIndex, "\(metadata.path): address points refer to missing streets or places")
         }
+        guard points.allSatisfy({ p in
+            abs(p.lon) <= 180 && abs(p.lat) <= 90 && p.previous >= -1 && Int(p.previous) < points.count && p.next >= -1 && Int(p.next) < points.count
+        }) else {
+            throw LocusError(.invalidIndex, "\(metadata.path): address points are damaged (coordinates or neighbours out of range)")
+        }
         try blob.bind([.text("address_frontage")])
         guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no lot frontages") }
         let frontage: [LotFrontage] = try blob.withBlob(0) { (raw) throws(LocusError) in
@@ -193,7 +208,7 @@ public final class LocusIndex: Sendable {
                             places: places, suffixes: suffixes, frontage: frontage)
     }
 
-    private static func loadLayer(_ db: SQLiteDatabase, name: String) throws(LocusError) -> BoundaryLayer {
+    private static func loadLayer(_ db: SQLiteDatabase, name: String, expected: Int) throws(LocusError) -> BoundaryLayer {
         let s = try db.prepare("SELECT id, name, attributes, area_m2, min_x, min_y, max_x, max_y, geometry FROM features WHERE layer = ? ORDER BY rank")
         try s.bind([.text(name)])
         let geos = GEOSContext()
@@ -201,9 +216,25 @@ public final class LocusIndex: Sendable {
         var rings: [[[GeoPoint]]] = []
         while try s.step() {
             let attributes = (try? JSONDecoder().decode([String: AttributeValue].self, from: Data(s.text(2).utf8))) ?? [:]
-            features.append(BoundaryFeature(id: s.text(0), name: s.text(1), attributes: attributes, areaSquareMetres: s.double(3),
-                                            envelope: Envelope(minX: s.double(4), minY: s.double(5), maxX: s.double(6), maxY: s.double(7))))
-            rings.append(try geos.readWKB(s.blob(8)).rings())
+            let feature = BoundaryFeature(id: s.text(0), name: s.text(1), attributes: attributes, areaSquareMetres: s.double(3),
+                                          envelope: Envelope(minX: s.double(4), minY: s.double(5), maxX: s.double(6), maxY: s.double(7)))
+            let featureRings: [[GeoPoint]]
+            do { featureRings = try geos.readWKB(s.blob(8)).rings() } catch {
+                throw LocusError(.invalidIndex, "layer \(name): polygon \(feature.id) is damaged (unreadable geometry); rebuild the index")
+            }
+            // Polygons are stored in lon/lat: anything else (NaN, 1e300 from a flipped byte) is
+            // damage, and would trap in the grid arithmetic.
+            let e = feature.envelope
+            guard feature.areaSquareMetres.isFinite, [e.minX, e.maxX].allSatisfy({ abs($0) <= 180 }), [e.minY, e.maxY].allSatisfy({ abs($0) <= 90 }),
+                  featureRings.allSatisfy({ $0.allSatisfy { abs($0.x) <= 180 && abs($0.y) <= 90 } }) else {
+                throw LocusError(.invalidIndex, "layer \(name): polygon \(feature.id) is damaged (coordinates out of range); rebuild the index")
+            }
+            features.append(feature)
+            rings.append(featureRings)
+        }
+        // The builder refuses a layer without polygons, so one here has lost them.
+        guard !features.isEmpty, features.count == expected else {
+            throw LocusError(.invalidIndex, "layer \(name) has \(features.count) polygons where the index lists \(expected); rebuild the index")
         }
         return BoundaryLayer(name: name, features: features, rings: rings)
     }

@@ -144,6 +144,8 @@ extension AddressSearch {
 
     /// Vocabulary words that begin with something one edit from `prefix`.
     func fuzzyPrefixWords(_ prefix: String) -> [Int] {
+        // Every variant is at least this long, and no word is longer.
+        guard prefix.count - 1 <= longestWord else { return [] }
         var ids = Set<Int>()
         for variant in Set(oneEditVariants(prefix)) {
             ids.formUnion(wordsWithPrefix(variant))

@@ -211,7 +211,14 @@ struct Arguments {
 
     /// A string, or a number written as text (house numbers and ZIP codes come both ways).
     func text(_ key: String) throws(WireError) -> String? {
-        if case .number(let d)? = object[key], d.rounded() == d { return String(Int64(d)) }
+        if case .number(let d)? = object[key] {
+            // JSON numbers may be any size (1e400 reads as infinity): only a whole number a house
+            // number or ZIP code could be is written out; the rest is an error, never a trap.
+            guard let n = Int64(exactly: d), abs(n) < 1_000_000_000_000 else {
+                throw WireError(.invalidArgument, "\(key) must be a whole number below 10^12 or a string")
+            }
+            return String(n)
+        }
         return try string(key)
     }
 

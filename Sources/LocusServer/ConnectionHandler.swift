@@ -13,6 +13,12 @@ import NIOExtras
 /// yields after a batch so one busy connection cannot starve the others on its thread. Requests
 /// the server answers itself (`ping`, `auth`, `cancel`, `stats`) are answered as soon as read, so
 /// replies can overtake earlier requests: clients match them by id.
+///
+/// Memory is bounded whatever the client reads: every reply counts toward the in-flight limit
+/// until the socket has taken it, whether the engine or the handler wrote it. At the limit the
+/// handler stops reading, and lines already read wait undecoded (slices of the read buffer, no
+/// reply made) until replies drain. A client that sends and never reads is held to the limit's
+/// worth of replies plus one read, not to whatever it manages to send.
 public final class ConnectionHandler: ChannelDuplexHandler {
     public typealias InboundIn = RequestLine
     public typealias OutboundIn = ByteBuffer
@@ -27,6 +33,12 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     private let server: ServerContext
     private var pending = CircularBuffer<Pending>(initialCapacity: 16)
+    /// Lines read while the connection was at its in-flight limit, in order, not yet decoded.
+    private var deferred = CircularBuffer<(line: RequestLine, received: ContinuousClock.Instant)>(initialCapacity: 16)
+    /// Replies written to the outbox or the channel whose bytes the socket has not yet taken.
+    private var unwrittenReplies = 0
+    /// Of those, the ones already handed to the channel (the rest are in `outbox`).
+    private var repliesInChannel = 0
     /// Replies not yet written: one write per batch instead of one per reply.
     private var outbox: ByteBuffer
     private var outcomes: [(op: String, outcome: String)] = []
@@ -54,13 +66,25 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
-        switch unwrapInboundIn(data) {
+        let line = unwrapInboundIn(data)
+        if !deferred.isEmpty || atLimit {
+            deferred.append((line, ContinuousClock.now))
+            return
+        }
+        handle(context, line, received: ContinuousClock.now)
+    }
+
+    /// Requests read and not yet answered, plus replies the socket has not taken.
+    private var inFlight: Int { pending.count + unwrittenReplies }
+    private var atLimit: Bool { inFlight >= server.configuration.maximumInFlightPerConnection }
+
+    private func handle(_ context: ChannelHandlerContext, _ line: RequestLine, received: ContinuousClock.Instant) {
+        switch line {
         case .tooLong:
             let limit = server.configuration.maximumLineBytes
             fail(id: nil, op: "none", WireError(.tooLarge, "request line is longer than \(limit) bytes; closing the connection"))
             closeAfterWriting(context)
         case .line(let buffer):
-            let received = ContinuousClock.now
             let decoded = buffer.withUnsafeReadableBytes { server.decoder.decode($0) }
             switch decoded {
             case .failure(let f):
@@ -95,7 +119,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
                 }
             }
         case .stats:
-            succeed(id: id, op: request.op, server.stats.snapshot(server.index.generation), since: received)
+            succeed(id: id, op: request.op, server.stats.snapshot(server.index.generation, reloadPath: server.index.reloadPath), since: received)
         case .cancel(let target):
             if let i = pending.firstIndex(where: { !$0.cancelled && $0.id == target }) {
                 pending[i].cancelled = true
@@ -123,6 +147,9 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     /// Answers queued requests, up to a turn's worth, then writes them in one go.
     private func drain(_ context: ChannelHandlerContext) {
         var budget = requestsPerTurn
+        while !closing, !atLimit, let d = deferred.popFirst() {
+            handle(context, d.line, received: d.received)
+        }
         if !pending.isEmpty {
             let engine = server.index.handler()
             while budget > 0, context.channel.isWritable, let p = pending.popFirst() {
@@ -135,23 +162,31 @@ public final class ConnectionHandler: ChannelDuplexHandler {
                 }
                 let answer = engine.answer(id: p.id, p.request, started: p.received)
                 outbox.writeBytes(answer.line)
+                unwrittenReplies += 1
                 outcomes.append((p.request.op, answer.error?.rawValue ?? "ok"))
             }
         }
         flushOutbox(context)
-        if !pending.isEmpty, context.channel.isWritable, !drainScheduled {
-            drainScheduled = true
-            context.eventLoop.assumeIsolated().execute {
-                self.drainScheduled = false
-                guard context.channel.isActive else { return }
-                self.drain(context)
-            }
+        if !pending.isEmpty || (!deferred.isEmpty && !atLimit), context.channel.isWritable {
+            scheduleDrain(context)
         }
-        if readHeld, !finishing, pending.count < server.configuration.maximumInFlightPerConnection {
+        if readHeld, !finishing, deferred.isEmpty, !atLimit {
             readHeld = false
             context.read()
         }
         finishIfDone(context)
+    }
+
+    /// Drains on a later turn of the loop: never from inside a write's completion, which can run
+    /// while the write that caused it is still on the stack.
+    private func scheduleDrain(_ context: ChannelHandlerContext) {
+        guard !drainScheduled else { return }
+        drainScheduled = true
+        context.eventLoop.assumeIsolated().execute {
+            self.drainScheduled = false
+            guard context.channel.isActive else { return }
+            self.drain(context)
+        }
     }
 
     private func flushOutbox(_ context: ChannelHandlerContext) {
@@ -161,8 +196,15 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         }
         guard outbox.readableBytes > 0 else { return }
         let batch = outbox
+        let replies = unwrittenReplies - repliesInChannel
+        repliesInChannel += replies
         outbox = context.channel.allocator.buffer(capacity: 4_096)
-        context.writeAndFlush(wrapOutboundOut(batch), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(batch)).assumeIsolated().whenComplete { _ in
+            self.unwrittenReplies -= replies
+            self.repliesInChannel -= replies
+            guard !self.closing, context.channel.isActive else { return }
+            if self.readHeld || !self.deferred.isEmpty { self.scheduleDrain(context) }
+        }
     }
 
     private func reload(_ context: ChannelHandlerContext, id: RequestID?, path: String?, received: ContinuousClock.Instant) {
@@ -184,11 +226,13 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     private func succeed(id: RequestID?, op: String, _ result: some Encodable, since: ContinuousClock.Instant) {
         outbox.writeBytes(ReplyEncoder.success(id: id, result: result, elapsed: .now - since))
+        unwrittenReplies += 1
         outcomes.append((op, "ok"))
     }
 
     private func fail(id: RequestID?, op: String, _ error: WireError) {
         outbox.writeBytes(ReplyEncoder.failure(id: id, error: error, elapsed: .zero))
+        unwrittenReplies += 1
         outcomes.append((op, error.code.rawValue))
     }
 
@@ -204,7 +248,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     // MARK: flow control and closing
 
     public func read(context: ChannelHandlerContext) {
-        if finishing || closing || pending.count >= server.configuration.maximumInFlightPerConnection {
+        if finishing || closing || !deferred.isEmpty || atLimit {
             readHeld = true
             return
         }
@@ -226,7 +270,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
             finishing = true
             drain(context)
         case let idle as IdleStateHandler.IdleStateEvent where idle == .all:
-            if pending.isEmpty, reloadsInFlight == 0 {
+            if pending.isEmpty, deferred.isEmpty, reloadsInFlight == 0 {
                 server.logger.debug("closing an idle connection")
                 closeAfterWriting(context)
             }
@@ -236,7 +280,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func finishIfDone(_ context: ChannelHandlerContext) {
-        guard finishing, !closing, pending.isEmpty, reloadsInFlight == 0 else { return }
+        guard finishing, !closing, pending.isEmpty, deferred.isEmpty, reloadsInFlight == 0 else { return }
         closeAfterWriting(context)
     }
 
@@ -244,6 +288,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         guard !closing else { return }
         closing = true
         pending.removeAll()
+        deferred.removeAll()
         if !outcomes.isEmpty {
             server.stats.record(outcomes)
             outcomes.removeAll()
@@ -263,6 +308,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         pending.removeAll()
+        deferred.removeAll()
         if !outcomes.isEmpty {
             server.stats.record(outcomes)
             outcomes.removeAll()

@@ -140,7 +140,8 @@ final class ReplyMatcher: ChannelInboundHandler {
         guard let reply = ClientReply(line: buffer) else {
             return failAll(LocusClientError(description: "the server sent a line that is not a protocol reply"))
         }
-        if case .number(let d)? = reply.id, let promise = waiting.removeValue(forKey: Int(d)) {
+        // The id is the server's word: a number no request was given must not trap.
+        if case .number(let d)? = reply.id, let key = Int(exactly: d), let promise = waiting.removeValue(forKey: key) {
             promise.succeed(reply)
         } else if reply.id == nil || reply.id == .null, let error = reply.error {
             // An error about the connection (too large, overloaded): it answers everything waiting.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocusCore
 import LocusProtocol
 import Logging
@@ -117,6 +120,34 @@ public final class LocusServer: Service, Sendable {
         }
     }
 
+    /// Refuses a Unix socket path another process is listening on, as a TCP port in use is
+    /// refused: binding would silently take it over (and remove it on exit). A socket file nobody
+    /// answers on is what a killed server leaves behind, and may be replaced.
+    static func checkUnixSocketIsFree(_ path: String) throws(LocusError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw LocusError(.invalidArgument, "cannot listen on unix:\(path): a file that is not a socket is there")
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if connected == 0 {
+            throw LocusError(.invalidArgument, "cannot listen on unix:\(path): another server is listening there")
+        }
+    }
+
     private func listen(on address: ListenAddress, _ context: ServerContext) async throws {
         let quiesce = ServerQuiescingHelper(group: group)
         let configuration = self.configuration
@@ -152,8 +183,11 @@ public final class LocusServer: Service, Sendable {
                 bootstrap = bootstrap.childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 channel = try await bootstrap.bind(host: host, port: port).get()
             case .unix(let path):
+                try Self.checkUnixSocketIsFree(path)
                 channel = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
             }
+        } catch let error as LocusError {
+            throw error
         } catch {
             throw LocusError(.invalidArgument, "cannot listen on \(address): \(error)")
         }

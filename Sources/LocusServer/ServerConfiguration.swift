@@ -92,8 +92,9 @@ public struct ServerConfiguration: Sendable {
         if maximumLineBytes < 1_024 { out.append("the line limit must be at least 1024 bytes") }
         if maximumInFlightPerConnection < 1 { out.append("in-flight requests per connection must be at least 1") }
         if maximumConnections < 1 { out.append("connections must be at least 1") }
-        if !(requestTimeout > 0) { out.append("the request timeout must be positive") }
-        if !(idleTimeout > 0) { out.append("the idle timeout must be positive") }
+        // Bounded above too: they become whole milliseconds, which a value like 1e300 overflows.
+        if !(requestTimeout > 0 && requestTimeout <= 86_400) { out.append("the request timeout must be positive and at most 86400 s") }
+        if !(idleTimeout > 0 && idleTimeout <= 604_800) { out.append("the idle timeout must be positive and at most 604800 s") }
         if tokens.contains(where: { $0.isEmpty }) { out.append("a token must not be empty") }
         if tokens.isEmpty, !allowUnauthenticatedRemote, let open = listen.first(where: { !$0.isLocalOnly }) {
             out.append("\(open) is reachable beyond this machine: give a token (--token-file or LOCUS_TOKEN), or say --allow-unauthenticated")

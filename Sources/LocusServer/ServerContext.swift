@@ -31,6 +31,7 @@ public final class ServerContext: Sendable {
     func reload(path: String?, on eventLoop: any EventLoop, reason: String) -> EventLoopFuture<Result<ServingIndex.Generation, LocusError>> {
         let promise = eventLoop.makePromise(of: Result<ServingIndex.Generation, LocusError>.self)
         reloadQueue.async { [self] in
+            let before = index.reloadPath
             let result = index.reload(path: path)
             switch result {
             case .success(let g):
@@ -39,6 +40,11 @@ public final class ServerContext: Sendable {
                     "reason": "\(reason)", "path": "\(g.index.path)", "generation": "\(g.number)",
                     "seconds": "\(String(format: "%.2f", g.loadSeconds))",
                 ])
+                if index.reloadPath != before {
+                    logger.notice("SIGHUP and reloads without a path now load this file, not the one before", metadata: [
+                        "reload_path": "\(index.reloadPath)", "was": "\(before)",
+                    ])
+                }
             case .failure(let e):
                 stats.reloaded(ok: false)
                 logger.error("refused the new index; the current one keeps serving", metadata: [

@@ -65,6 +65,8 @@ public final class ServerStats: Sendable {
 
         public struct IndexState: Codable, Sendable {
             public var path: String
+            /// What SIGHUP (or `reload` without a path) loads: `path` unless a reload named another file.
+            public var reloadPath: String
             public var generation: Int
             public var loadedAt: String
             public var loadSeconds: Double
@@ -73,6 +75,7 @@ public final class ServerStats: Sendable {
 
             enum CodingKeys: String, CodingKey {
                 case path, generation, reloads
+                case reloadPath = "reload_path"
                 case loadedAt = "loaded_at"
                 case loadSeconds = "load_seconds"
                 case failedReloads = "failed_reloads"
@@ -85,14 +88,14 @@ public final class ServerStats: Sendable {
         }
     }
 
-    public func snapshot(_ generation: ServingIndex.Generation) -> Snapshot {
+    public func snapshot(_ generation: ServingIndex.Generation, reloadPath: String? = nil) -> Snapshot {
         let c = counts.withLockedValue { $0 }
         let uptime = ((ContinuousClock.now - started).inSeconds * 1000).rounded() / 1000
         return Snapshot(
             uptimeSeconds: uptime,
             connections: .init(open: c.openConnections, accepted: c.acceptedConnections, refused: c.refusedConnections),
             requests: c.requests,
-            index: .init(path: generation.index.path, generation: generation.number,
+            index: .init(path: generation.index.path, reloadPath: reloadPath ?? generation.index.path, generation: generation.number,
                          loadedAt: ISO8601DateFormatter().string(from: generation.loadedAt),
                          loadSeconds: (generation.loadSeconds * 1000).rounded() / 1000,
                          reloads: c.reloads, failedReloads: c.failedReloads))

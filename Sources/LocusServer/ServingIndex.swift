@@ -50,6 +50,10 @@ public final class ServingIndex: Sendable {
 
     public var generation: Generation { current.withLockedValue { $0 } }
 
+    /// The file SIGHUP and a `reload` without a path load: the one given at start, until a
+    /// `reload` with a path switches to another (then that one, as it is the one served).
+    public var reloadPath: String { defaultPath.withLockedValue { $0 } }
+
     /// The handler for the calling thread, answering from the current index.
     func handler() -> RequestHandler {
         let g = current.withLockedValue { ($0.number, $0.index) }

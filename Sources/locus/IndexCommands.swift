@@ -195,10 +195,10 @@ extension Locus.Index {
                     indexPath = p
                 } else {
                     let d = DefaultDataset(dataDirectory: dataDir)
-                    try d.ensureIndex()
+                    try unusableIfMissing { try d.ensureIndex() }
                     indexPath = d.indexPath
                 }
-                let m = try LocusIndex.metadata(path: indexPath)
+                let m = try unusableIfMissing { try LocusIndex.metadata(path: indexPath) }
                 if json { return Output.json(m) }
                 Output.line("index      \(m.path)")
                 Output.line("schema     \(m.schemaVersion) (Locus \(m.values["locus_version"] ?? "?"))")

@@ -29,14 +29,27 @@ struct IndexOptions: ParsableArguments {
         var extra = StreetSynonyms()
         for path in synonyms {
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw LocusError(.notFound, "cannot read the synonyms file \(path)")
+                throw LocusError(.invalidArgument, "cannot read the synonyms file \(path)")
             }
             extra = extra.merging(try StreetSynonyms(parsing: text))
         }
-        if let index { return try LocusIndex(path: index, loading: parts, synonyms: extra) }
-        let defaults = DefaultDataset(dataDirectory: dataDir)
-        try defaults.ensureIndex()
-        return try LocusIndex(path: defaults.indexPath, loading: parts, synonyms: extra)
+        return try unusableIfMissing {
+            if let index { return try LocusIndex(path: index, loading: parts, synonyms: extra) }
+            let defaults = DefaultDataset(dataDirectory: dataDir)
+            try defaults.ensureIndex()
+            return try LocusIndex(path: defaults.indexPath, loading: parts, synonyms: extra)
+        }
+    }
+}
+
+/// To the CLI a missing index (or missing source data for the default one) is an unusable index,
+/// exit 65; `not_found` (3) means the query found nothing. The engine keeps `not_found`, which the
+/// server's `reload` reports as such.
+func unusableIfMissing<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let e as LocusError where e.code == .notFound {
+        throw LocusError(.invalidIndex, e.message)
     }
 }
 
@@ -89,7 +102,7 @@ func fail(_ error: LocusError, json: Bool) -> ExitCode {
     }
     switch error.code {
     case .notFound: return ExitCode(3)
-    case .invalidArgument: return ExitCode(64)
+    case .invalidArgument, .tooLarge: return ExitCode(64)
     case .invalidIndex, .importFailed: return ExitCode(65)
     default: return ExitCode(70)
     }
