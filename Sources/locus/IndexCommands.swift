@@ -214,7 +214,8 @@ extension Locus.Index {
                 }
                 Output.line("sources")
                 for s in m.sources {
-                    Output.line("  \(s.name): \(s.file), \(s.size) bytes, sha256 \(s.sha256), \(s.crs)")
+                    // A synonyms file has no coordinates, so no CRS.
+                    Output.line("  \(s.name): \(s.file), \(s.size) bytes, sha256 \(s.sha256)\(s.crs.isEmpty ? "" : ", \(s.crs)")")
                 }
                 if !m.issueCounts.isEmpty {
                     Output.line("import issues")
