@@ -379,7 +379,7 @@ extension AddressSearch {
         guard out.isEmpty else { return out }
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
-        for members in localityRuns(list) {
+        for members in addressesByStreetPlace(street) where !members.isEmpty {
             if var m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) {
                 m.support = members.count
                 out.append(m)
@@ -388,19 +388,16 @@ extension AddressSearch {
         return out
     }
 
-    /// A street's addresses (in number order) split by city and state, each run still in number order.
-    func localityRuns(_ list: ArraySlice<Int32>) -> [[Int32]] {
+    /// A street's addresses (in number order) split by the city and state they are in: one run per
+    /// street place of the street (`streetPlaceStart`), each still in number order.
+    func addressesByStreetPlace(_ street: Int32) -> [[Int32]] {
         let points = addresses.points, places = addresses.places
-        var runs: [[Int32]] = []
-        var keys: [(String, String)] = []
-        for a in list {
+        let range = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
+        var runs = [[Int32]](repeating: [], count: range.count)
+        for a in addresses(onStreet: street) {
             let place = places[Int(points[Int(a)].place)]
-            if let k = keys.firstIndex(where: { $0.0 == place.city && $0.1 == place.state }) {
-                runs[k].append(a)
-            } else {
-                keys.append((place.city, place.state))
-                runs.append([a])
-            }
+            guard let k = range.firstIndex(where: { streetPlaces[$0].city == place.city && streetPlaces[$0].state == place.state }) else { continue }
+            runs[k - range.lowerBound].append(a)
         }
         return runs
     }
@@ -461,7 +458,7 @@ extension AddressSearch {
         }
         if let b = upperAny, let r = extrapolationReference(members, anchor: b, step: 1),
            let m = extrapolated(from: members[b], reference: r, number: number, street: street, q: q, penalty: penalty, notes: notes),
-           best == nil || m.score > best!.score {
+           m.score > best?.score ?? -1 {
             best = m
         }
         return best
@@ -574,25 +571,18 @@ extension AddressSearch {
         var out: [ScoredMatch] = []
         let points = addresses.points
         let places = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
-        // With a number: each city's address closest to it in number, found in one pass.
-        var closest = [(address: Int32, gap: Int)?](repeating: nil, count: number == nil ? 0 : places.count)
-        if let number {
-            for a in addresses(onStreet: street) {
-                let p = points[Int(a)]
-                let place = addresses.places[Int(p.place)]
-                guard let k = places.firstIndex(where: { streetPlaces[$0].city == place.city && streetPlaces[$0].state == place.state }) else { continue }
-                let gap = abs(Int(p.number) - number.value), slot = k - places.lowerBound
-                if closest[slot] == nil || gap < closest[slot]!.gap { closest[slot] = (a, gap) }
-            }
-        }
+        // With a number: each city's address closest to it in number.
+        let closest: [Int32?] = number.map { n in
+            addressesByStreetPlace(street).map { run in run.min { abs(Int(points[Int($0)].number) - n.value) < abs(Int(points[Int($1)].number) - n.value) } }
+        } ?? []
         for i in places {
             let rep = points[Int(streetPlaces[i].representative)]
             let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
             var m = streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + [number == nil ? "no house number: the street" : "the street"])
             m.support = Int(streetPlaces[i].count)
-            if let near = closest.isEmpty ? nil : closest[i - places.lowerBound] {
-                m.location = GeoPoint(x: points[Int(near.address)].lon, y: points[Int(near.address)].lat)
-                m.notes.append("located at \(points[Int(near.address)].number), the nearest number known")
+            if !closest.isEmpty, let near = closest[i - places.lowerBound] {
+                m.location = GeoPoint(x: points[Int(near)].lon, y: points[Int(near)].lat)
+                m.notes.append("located at \(points[Int(near)].number), the nearest number known")
             }
             out.append(m)
         }
