@@ -18,6 +18,16 @@ public struct DatasetDefinition: Sendable, Codable {
     /// A street synonyms file (`from,to` per line), relative to the definition's own folder, where
     /// it is kept with the definition (Data/portland/synonyms.csv), or else to the data directory.
     public var synonyms: String?
+    /// The layer (one of `layers`) holding lot polygons or building footprints, if the city
+    /// publishes them (see `IndexBuildConfiguration.lotLayer`).
+    public var lots: String?
+    /// How far in front of a lot (metres) a point still belongs to it.
+    public var lotReach: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case name, title, addresses, layers, attribution, synonyms, lots
+        case lotReach = "lot_reach"
+    }
 
     public static func load(path: String) throws(LocusError) -> DatasetDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -51,6 +61,8 @@ public struct DatasetDefinition: Sendable, Codable {
             copy.path = try resolve(l.path)
             return copy
         }
+        config.lotLayer = lots
+        if let lotReach { config.lotReach = lotReach }
         if let s = synonyms {
             let beside = definitionPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent(s).path }
             if !s.hasPrefix("/"), let beside, FileManager.default.fileExists(atPath: beside) {

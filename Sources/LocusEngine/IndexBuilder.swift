@@ -56,6 +56,12 @@ public struct IndexBuildConfiguration: Sendable {
     /// Street synonym files (`from,to` per line, see `StreetSynonyms`), stored in the index so that
     /// it stays one file. Default: none.
     public var synonyms: [String] = []
+    /// The layer (one of `layers`) whose polygons are lots or building footprints: reverse
+    /// geocoding answers a point on or in front of a lot with the address inside it (`LotLayer`).
+    /// Needs `addresses`. Default: none.
+    public var lotLayer: String? = nil
+    /// How far in front of a lot (metres) a point still belongs to it. Default `LotLayer.defaultReach`.
+    public var lotReach: Double = LotLayer.defaultReach
 
     public init(output: String) {
         self.output = output
@@ -99,13 +105,28 @@ public struct IndexBuildReport: Sendable, Codable {
     public var layers: [LayerSummary] = []
     /// The first issues of each source, as stored in the index.
     public var issues: [ImportIssue] = []
+    /// The lot layer's links, when one was given.
+    public var lots: LotSummary?
     public var seconds = 0.0
     public var bytes = 0
+
+    public struct LotSummary: Sendable, Codable {
+        public var layer: String
+        public var lots: Int
+        public var lotsWithAddresses: Int
+        public var addressesOnLots: Int
+
+        enum CodingKeys: String, CodingKey {
+            case layer, lots
+            case lotsWithAddresses = "lots_with_addresses"
+            case addressesOnLots = "addresses_on_lots"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case addressRows = "address_rows", addresses
         case rejectedAddresses = "rejected_addresses"
-        case layers, issues, seconds, bytes
+        case layers, issues, lots, seconds, bytes
     }
 }
 
@@ -123,6 +144,17 @@ public enum IndexBuilder {
             }
             guard seen.insert(layer.name).inserted else {
                 throw LocusError(.invalidArgument, "layer \"\(layer.name)\" is given twice")
+            }
+        }
+        if let lots = config.lotLayer {
+            guard seen.contains(lots) else {
+                throw LocusError(.invalidArgument, "the lot layer \"\(lots)\" is not one of the layers given")
+            }
+            guard config.addresses != nil else {
+                throw LocusError(.invalidArgument, "a lot layer links lots to address points: give --addresses too")
+            }
+            guard config.lotReach.isFinite, (0...100).contains(config.lotReach) else {
+                throw LocusError(.invalidArgument, "the lot reach is 0 … 100 m")
             }
         }
         let outputURL = URL(fileURLWithPath: config.output)
@@ -144,6 +176,9 @@ public enum IndexBuilder {
                 }
                 for layer in config.layers {
                     try writer.importLayer(layer, report: &report)
+                }
+                if let lots = config.lotLayer {
+                    try writer.linkLots(lots, report: &report)
                 }
                 try writer.importSynonyms(config.synonyms)
                 try writer.writeMetadata(report: report)
@@ -179,6 +214,8 @@ private struct IndexWriter {
     var content = SHA256()
     var metadata: [String: String] = [:]
     var grid: AddressIndex.Grid?
+    /// The address points in stored order, for linking them to lots after the layers are in.
+    var addressPositions: [GeoPoint] = []
 
     init(db: SQLiteDatabase, config: IndexBuildConfiguration) {
         self.db = db
@@ -378,6 +415,7 @@ private struct IndexWriter {
         }
         try insertBlob.run([.text("address_frontage"), .blob(frontageBytes)])
         content.update(data: frontageBytes)
+        if config.lotLayer != nil { addressPositions = kept.map { GeoPoint(x: $0.c.lon, y: $0.c.lat) } }
 
         report.addresses = kept.count
         try recordIssues(issues, report: &report)
@@ -605,6 +643,28 @@ private struct IndexWriter {
             }
         }
         return first
+    }
+
+    // MARK: Lots
+
+    /// Links every address point to the lot it stands in, read back from the layer just written
+    /// so that the links follow the stored feature order.
+    mutating func linkLots(_ name: String, report: inout IndexBuildReport) throws(LocusError) {
+        let count = try db.prepare("SELECT count(*) FROM features WHERE layer = ?")
+        try count.bind([.text(name)])
+        _ = try count.step()
+        let layer = try LocusIndex.loadLayer(db, name: name, expected: Int(count.int64(0)))
+        let (start, ids) = LotLayer.link(layer: layer, points: addressPositions)
+        let packed = LotLayer.pack(start: start, addressIDs: ids)
+        try db.prepare("INSERT INTO blobs(name, data) VALUES (?, ?)").run([.text("lot_addresses"), .blob(packed)])
+        content.update(data: packed)
+        let addressed = zip(start, start.dropFirst()).filter { $0 < $1 }.count
+        metadata["lot_layer"] = name
+        metadata["lot_reach"] = String(config.lotReach)
+        metadata["lots_with_addresses"] = String(addressed)
+        metadata["addresses_on_lots"] = String(ids.count)
+        report.lots = .init(layer: name, lots: start.count - 1, lotsWithAddresses: addressed, addressesOnLots: ids.count)
+        addressPositions = []
     }
 
     // MARK: Synonyms

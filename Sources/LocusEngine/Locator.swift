@@ -17,9 +17,9 @@ public struct ReverseRequest: Sendable {
 
 /// How the reverse geocoder chooses an address.
 public enum ReverseMethod: String, Sendable, CaseIterable {
-    /// The lot the point stands in front of: nearby addresses scored on distance, how far the
-    /// point stands beside rather than before each lot, and the streets in between (see
-    /// `FrontageChooser`).
+    /// The lot the point stands on or in front of: from the index's lots where it has them
+    /// (`LotLayer`), else nearby addresses scored on distance, how far the point stands beside
+    /// rather than before each lot, and the streets in between (see `FrontageChooser`).
     case frontage
     /// The nearest address point.
     case nearest
@@ -137,6 +137,11 @@ public final class Locator {
             guard let h = addresses.nearest(lon: q.x, lat: q.y, maxDistance: request.maxDistance) else { return nil }
             hit = h
         case .frontage:
+            // A lot the point is on or in front of settles it, where the index has lots.
+            if let lots = index.lots, let h = lots.address(atLon: q.x, lat: q.y, maxDistance: request.maxDistance, in: addresses) {
+                hit = h
+                break
+            }
             if frontage == nil || frontage!.addresses !== addresses { frontage = FrontageChooser(addresses: addresses) }
             guard let h = frontage!.choose(q, maxDistance: request.maxDistance) else { return nil }
             hit = h

@@ -63,6 +63,9 @@ public final class LocusIndex: Sendable {
     public let addresses: AddressIndex?
     public let layers: [String: BoundaryLayer]
     public let search: AddressSearch?
+    /// Lots linked to their addresses, when the index was built with a lot layer; loaded with the
+    /// addresses (reverse geocoding uses them first).
+    public let lots: LotLayer?
 
     public var path: String { metadata.path }
 
@@ -82,6 +85,24 @@ public final class LocusIndex: Sendable {
             for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name, expected: info.featureCount) }
         }
         self.layers = layers
+        if let addresses, let name = metadata.values["lot_layer"] {
+            guard let info = metadata.layers.first(where: { $0.name == name }) else {
+                throw LocusError(.invalidIndex, "\(path): the lot layer \(name) is missing; rebuild the index")
+            }
+            let layer: BoundaryLayer
+            if let loaded = layers[name] { layer = loaded } else { layer = try Self.loadLayer(db, name: name, expected: info.featureCount) }
+            let reach = metadata.values["lot_reach"].flatMap(Double.init) ?? LotLayer.defaultReach
+            let blob = try db.prepare("SELECT data FROM blobs WHERE name = ?")
+            try blob.bind([.text("lot_addresses")])
+            guard try blob.step() else { throw LocusError(.invalidIndex, "\(path) names a lot layer but has no lot links") }
+            let lots: LotLayer? = try blob.withBlob(0) { raw in
+                LotLayer.unpack(raw, layer: layer, addressCount: addresses.points.count, reach: reach)
+            }
+            guard let lots else { throw LocusError(.invalidIndex, "\(path): the lot links are damaged; rebuild the index") }
+            self.lots = lots
+        } else {
+            lots = nil
+        }
         if parts.contains(.search), let addresses {
             let stored = try metadata.values["synonyms"].map { (text) throws(LocusError) in try StreetSynonyms(parsing: text) } ?? StreetSynonyms()
             search = AddressSearch(addresses: addresses, layers: layers.keys.sorted().compactMap { layers[$0] },
@@ -208,7 +229,7 @@ public final class LocusIndex: Sendable {
                             places: places, suffixes: suffixes, frontage: frontage)
     }
 
-    private static func loadLayer(_ db: SQLiteDatabase, name: String, expected: Int) throws(LocusError) -> BoundaryLayer {
+    static func loadLayer(_ db: SQLiteDatabase, name: String, expected: Int) throws(LocusError) -> BoundaryLayer {
         let s = try db.prepare("SELECT id, name, attributes, area_m2, min_x, min_y, max_x, max_y, geometry FROM features WHERE layer = ? ORDER BY rank")
         try s.bind([.text(name)])
         let geos = GEOSContext()

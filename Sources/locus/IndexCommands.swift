@@ -96,6 +96,12 @@ extension Locus.Index {
         @Option(name: .long, help: ArgumentHelp("A street synonyms file (from,to per line; # comments) to store in the index, besides the dataset's. Repeatable.", valueName: "path"))
         var synonyms: [String] = []
 
+        @Option(name: .long, help: ArgumentHelp("The layer (one of --layer, or of the dataset) holding lot polygons or building footprints: reverse geocoding answers a point on or in front of a lot with the address inside it.", valueName: "name"))
+        var lots: String?
+
+        @Option(name: .long, help: ArgumentHelp("How far in front of a lot (metres) a point still belongs to it. Default \(LotLayer.defaultReach.formatted()).", valueName: "metres"))
+        var lotReach: Double?
+
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Index file to write. Default: $LOCUS_INDEX, else Index/portland.locus.", valueName: "path"))
         var output: String?
 
@@ -116,6 +122,15 @@ extension Locus.Index {
             if columns.isCustomised, addresses == nil {
                 throw ValidationError("address column options need --addresses")
             }
+            if let lots, dataset == nil, addresses != nil || !layer.isEmpty, !names.contains(lots) {
+                throw ValidationError("--lots names layer '\(lots)', which no --layer defines")
+            }
+            if let r = lotReach, !(r.isFinite && (0...100).contains(r)) {
+                throw ValidationError("--lot-reach is 0 … 100 metres")
+            }
+            if lotReach != nil, lots == nil, dataset == nil, addresses != nil || !layer.isEmpty {
+                throw ValidationError("--lot-reach needs --lots")
+            }
         }
 
         func configuration() throws -> IndexBuildConfiguration {
@@ -126,6 +141,8 @@ extension Locus.Index {
                 let definition = try DatasetDefinition.load(path: path)
                 var config = try definition.buildConfiguration(dataDirectory: defaults.dataDirectory, output: out, definitionPath: path)
                 config.synonyms += synonyms
+                if let lots { config.lotLayer = lots }
+                if let lotReach { config.lotReach = lotReach }
                 return config
             }
             var config = IndexBuildConfiguration(output: out)
@@ -143,6 +160,8 @@ extension Locus.Index {
                 source.idField = ids[name]
                 return source
             }
+            config.lotLayer = lots
+            if let lotReach { config.lotReach = lotReach }
             return config
         }
 
@@ -162,6 +181,9 @@ extension Locus.Index {
                 }
                 for l in report.layers {
                     Output.line("layer \(l.name): \(l.features) polygons from \(l.crs), \(l.repaired) repaired, \(l.rejected) rejected (name: \(l.nameField.isEmpty ? "id" : l.nameField), id: \(l.idField))")
+                }
+                if let l = report.lots {
+                    Output.line("lots (layer \(l.layer)): \(l.addressesOnLots) addresses on \(l.lotsWithAddresses) of \(l.lots) lots")
                 }
                 if !report.issues.isEmpty {
                     Output.line("first import issues (all are listed by `locus index info --issues`):")
@@ -211,6 +233,9 @@ extension Locus.Index {
                 for l in m.layers {
                     Output.line("layer      \(l.name): \(l.featureCount) polygons, from \(l.source) (\(l.crs)); name field \(l.nameField), id field \(l.idField)")
                     Output.line("           fields: \(l.fields.joined(separator: ", "))")
+                }
+                if let lots = m.values["lot_layer"] {
+                    Output.line("lots       layer \(lots): \(m.values["addresses_on_lots"] ?? "?") addresses on \(m.values["lots_with_addresses"] ?? "?") lots, reach \(m.values["lot_reach"] ?? "?") m")
                 }
                 Output.line("sources")
                 for s in m.sources {
