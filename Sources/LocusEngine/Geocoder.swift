@@ -136,7 +136,12 @@ extension AddressSearch {
             if kind == "i" {
                 return interpolated(parts[2], parts[3], number: number, street: parts[0], q: ParsedAddress(), penalty: 0, notes: [])
             }
-            return extrapolated(from: parts[2], reference: parts[3], number: number, street: parts[0], q: ParsedAddress(), penalty: 0,
+            // The fit is worked out again from the street's numbers, as when the key was made.
+            guard let members = addressesByStreetPlace(parts[0]).first(where: { $0.contains(parts[2]) }),
+                  let anchor = members.firstIndex(of: parts[2]), let far = members.firstIndex(of: parts[3]), far != anchor,
+                  let line = extrapolationLine(members, anchor: anchor, step: far > anchor ? 1 : -1, sameHundred: kind == "b"),
+                  line.reference == parts[3] else { return nil }
+            return extrapolated(from: parts[2], line: line, number: number, street: parts[0], q: ParsedAddress(), penalty: 0,
                                 notes: [], withinKnownNumbers: kind == "b")
         case "n":
             guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
@@ -405,8 +410,14 @@ extension AddressSearch {
     /// Interpolation never spans more than this (metres): neighbours further apart are separate
     /// stretches of the street, and a guess between them could be anywhere.
     static let interpolationSpan = 1000.0
-    /// Extrapolation goes at most this far (metres) beyond the last known number.
-    static let extrapolationReach = 400.0
+    /// Extrapolation goes at most this far (metres) beyond the last known number: as far as an
+    /// interpolation may span (measured, see `extrapolationLine`).
+    static let extrapolationReach = 1000.0
+    /// Known numbers the street's line beyond the last one is fitted to (see `extrapolationLine`).
+    static let extrapolationNeighbours = 24
+    /// Root-mean-square distance (metres) of those numbers from the fitted line above which it is
+    /// no line.
+    static let extrapolationScatter = 60.0
 
     /// Where a house number that is no point of the index lies along its street, from the numbers
     /// that are: between the nearest numbers below and above on the same side (parity), else on
@@ -439,8 +450,8 @@ extension AddressSearch {
             let na = Int(points[Int(members[a])].number), nb = Int(points[Int(members[b])].number)
             if na / 100 != nb / 100 {
                 let (anchor, step) = n / 100 == nb / 100 ? (b, 1) : (n / 100 == na / 100 ? (a, -1) : (-1, 0))
-                if anchor >= 0, let r = extrapolationReference(members, anchor: anchor, step: step, sameHundred: true),
-                   let m = extrapolated(from: members[anchor], reference: r, number: number, street: street, q: q, penalty: penalty,
+                if anchor >= 0, let line = extrapolationLine(members, anchor: anchor, step: step, sameHundred: true),
+                   let m = extrapolated(from: members[anchor], line: line, number: number, street: street, q: q, penalty: penalty,
                                         notes: notes, withinKnownNumbers: true) {
                     return m
                 }
@@ -452,35 +463,70 @@ extension AddressSearch {
         // Beyond the known numbers (or across a gap too long to interpolate): from whichever known
         // number is nearer in distance, with the rate taken from that end's own numbers.
         var best: ScoredMatch?
-        if let a = lowerAny, let r = extrapolationReference(members, anchor: a, step: -1),
-           let m = extrapolated(from: members[a], reference: r, number: number, street: street, q: q, penalty: penalty, notes: notes) {
+        if let a = lowerAny, let line = extrapolationLine(members, anchor: a, step: -1),
+           let m = extrapolated(from: members[a], line: line, number: number, street: street, q: q, penalty: penalty, notes: notes) {
             best = m
         }
-        if let b = upperAny, let r = extrapolationReference(members, anchor: b, step: 1),
-           let m = extrapolated(from: members[b], reference: r, number: number, street: street, q: q, penalty: penalty, notes: notes),
+        if let b = upperAny, let line = extrapolationLine(members, anchor: b, step: 1),
+           let m = extrapolated(from: members[b], line: line, number: number, street: street, q: q, penalty: penalty, notes: notes),
            m.score > best?.score ?? -1 {
             best = m
         }
         return best
     }
 
-    /// A known number a little further from the anchor (away from the wanted number) that gives the
-    /// street's direction and numbering rate there: at least 2 numbers and 5 m away, within the span.
-    func extrapolationReference(_ members: [Int32], anchor: Int, step: Int, sameHundred: Bool = false) -> Int32? {
+    /// How a street's numbers run beyond `members[anchor]`: metres per number (a vector, east and
+    /// north) fitted by least squares over the anchor and up to `extrapolationNeighbours` known
+    /// numbers next to it on the side away from the wanted number (stepping by `step`), within the
+    /// interpolation span. A fit over many neighbours reads the street's direction and pace through
+    /// the noise of single points (two addresses of one building on one spot, a house set back,
+    /// the other side of the street), where one reference point gave wild directions. `reference`
+    /// is the farthest number used: with the anchor, it names the fit in a key.
+    /// Measured on the dev street trees (addresses not among the index points, within 75 m): one
+    /// reference and a 400 m reach 51.63 %; the fit over 2, 4, 8, 16, 24 neighbours within 250 m,
+    /// 100 m, 400 m, 600 m, 1 km: 51.2–53.1 %, rising with both; reach 300 / 600 / 1,000 m: 52.7 /
+    /// 53.5 / 53.8 %. The gain holds on both halves of the neighbourhoods (43.8 → 45.2 %,
+    /// 54.7 → 57.1 %).
+    func extrapolationLine(_ members: [Int32], anchor: Int, step: Int, sameHundred: Bool = false)
+        -> (reference: Int32, east: Double, north: Double)? {
         let points = addresses.points
         let a = points[Int(members[anchor])]
+        let s = LocalMetricScale(latitude: a.lat)
+        var window: [(x: Double, y: Double, dv: Double)] = [(0, 0, 0)]
+        var reference: Int32?
         var k = anchor + step
-        var looked = 0
-        while k >= 0, k < members.count, looked < 12 {
+        while k >= 0, k < members.count, window.count <= Self.extrapolationNeighbours {
             let r = points[Int(members[k])]
-            if sameHundred, r.number / 100 != a.number / 100 { return nil }
-            let metres = GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: r.lon, y: r.lat))
-            if metres > Self.interpolationSpan { return nil }
-            if abs(Int(r.number) - Int(a.number)) >= 2, metres >= 5 { return members[k] }
+            if sameHundred, r.number / 100 != a.number / 100 { break }
+            let x = (r.lon - a.lon) * s.metresPerDegreeX, y = (r.lat - a.lat) * s.metresPerDegreeY
+            if (x * x + y * y).squareRoot() > Self.interpolationSpan { break }
+            window.append((x, y, Double(Int(r.number) - Int(a.number))))
+            reference = members[k]
             k += step
-            looked += 1
         }
-        return nil
+        guard let reference, window.count >= 2 else { return nil }
+        let n = Double(window.count)
+        let mv = window.reduce(0) { $0 + $1.dv } / n
+        let mx = window.reduce(0) { $0 + $1.x } / n, my = window.reduce(0) { $0 + $1.y } / n
+        var vv = 0.0, xv = 0.0, yv = 0.0
+        for w in window {
+            vv += (w.dv - mv) * (w.dv - mv)
+            xv += (w.x - mx) * (w.dv - mv)
+            yv += (w.y - my) * (w.dv - mv)
+        }
+        let spread = window.map { ($0.x * $0.x + $0.y * $0.y).squareRoot() }.max() ?? 0
+        let numberSpread = window.map { abs($0.dv) }.max() ?? 0
+        guard vv > 0, spread >= 5, numberSpread >= 2 else { return nil }
+        let east = xv / vv, north = yv / vv
+        // Points scattered about the line by more than a long block are no street line (a street
+        // that bends back, two streets of one name).
+        var residual = 0.0
+        for w in window {
+            let ex = w.x - (mx + east * (w.dv - mv)), ey = w.y - (my + north * (w.dv - mv))
+            residual += ex * ex + ey * ey
+        }
+        guard (residual / n).squareRoot() <= Self.extrapolationScatter else { return nil }
+        return (reference, east, north)
     }
 
     /// A number between two known ones of the same street, placed in proportion along the line
@@ -508,29 +554,27 @@ extension AddressSearch {
                            components: components)
     }
 
-    /// A number beyond `anchor`, placed along the line from `reference` through `anchor` at the
-    /// rate (metres per number) between them; nil beyond `extrapolationReach` or at an implausible rate.
+    /// A number beyond `anchor`, placed along the street's line there (`extrapolationLine`, the
+    /// fit that ends at `reference`); nil beyond `extrapolationReach` or at an implausible rate.
     /// With `withinKnownNumbers`, the number lies between known ones of the street (in the anchor's
     /// block, see `placeNumber`): an interpolation in all but method, scored as one.
-    func extrapolated(from anchor: Int32, reference: Int32, number: HouseNumber, street: Int32, q: ParsedAddress,
-                      penalty: Double, notes: [String], withinKnownNumbers: Bool = false) -> ScoredMatch? {
+    func extrapolated(from anchor: Int32, line: (reference: Int32, east: Double, north: Double), number: HouseNumber, street: Int32,
+                      q: ParsedAddress, penalty: Double, notes: [String], withinKnownNumbers: Bool = false) -> ScoredMatch? {
         let points = addresses.points
-        let a = points[Int(anchor)], r = points[Int(reference)]
+        let a = points[Int(anchor)], r = points[Int(line.reference)]
         guard a.street == UInt32(street), r.street == UInt32(street), a.number != r.number else { return nil }
         let s = LocalMetricScale(latitude: a.lat)
-        let dx = (a.lon - r.lon) * s.metresPerDegreeX, dy = (a.lat - r.lat) * s.metresPerDegreeY
-        let length = (dx * dx + dy * dy).squareRoot()
-        let numbers = Double(abs(Int(a.number) - Int(r.number)))
-        let beyond = Double(abs(number.value - Int(a.number)))
         // Numbers must run away from the reference towards the wanted one, at a street's pace
         // (US grids run about 0.3–2 m per number).
-        guard length >= 5, numbers > 0, (number.value - Int(a.number)).signum() == (Int(a.number) - Int(r.number)).signum() else { return nil }
-        let rate = length / numbers
+        guard (number.value - Int(a.number)).signum() == (Int(a.number) - Int(r.number)).signum() else { return nil }
+        let rate = (line.east * line.east + line.north * line.north).squareRoot()
         guard (0.1...3).contains(rate) else { return nil }
-        let distance = beyond * rate
+        let beyond = Double(number.value - Int(a.number))
+        let distance = abs(beyond) * rate
         guard distance <= Self.extrapolationReach else { return nil }
-        let location = GeoPoint(x: a.lon + dx / length * distance / s.metresPerDegreeX,
-                                y: a.lat + dy / length * distance / s.metresPerDegreeY)
+        let location = GeoPoint(x: a.lon + line.east * beyond / s.metresPerDegreeX,
+                                y: a.lat + line.north * beyond / s.metresPerDegreeY)
+        let reference = line.reference
         var components = addresses.components(of: Int(anchor))
         components.number = number.text
         let (rp, rn) = regionPenalty(q, place: Int32(a.place))

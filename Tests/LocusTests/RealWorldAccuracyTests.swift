@@ -61,6 +61,11 @@ import Testing
                     near: GeoPoint(x: -122.688829, y: 45.583889), within: 40, failureClass: "no candidate (street end)"),
         ForwardCase(text: "110 NW 17TH AVE", street: "NW 17th Ave", matchTypes: [.extrapolated, .interpolated],
                     near: GeoPoint(x: -122.687635, y: 45.523633), within: 40, failureClass: "no candidate (street end)"),
+        // Beyond the street's last numbers, the last of which share one spot (a building's
+        // addresses on one point): the street's line fitted over its numbers, not read from two
+        // points side by side (which pointed across the street and out of reach: street only).
+        ForwardCase(text: "2141 NW 25TH AVE", street: "NW 25th Ave", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.702129, y: 45.537897), failureClass: "street only (street end on one spot)"),
         // The directional given is evidence: not N Rosa Parks Way, 5 km off.
         ForwardCase(text: "3118 NE ROSA PARKS WAY", street: "NE Rosa Parks Way", matchTypes: [.interpolated, .extrapolated],
                     near: GeoPoint(x: -122.633403, y: 45.569930), failureClass: "wrong directional"),
@@ -92,7 +97,7 @@ import Testing
     }
 
     /// A key handed out for an interpolated or extrapolated answer gives that answer back.
-    @Test(arguments: ["3306 NE GLISAN ST", "8408 N BRANDON AVE", "5320 NE 33RD AVE"])
+    @Test(arguments: ["3306 NE GLISAN ST", "8408 N BRANDON AVE", "5320 NE 33RD AVE", "2141 NW 25TH AVE"])
     func placedNumbersHaveKeysThatGeocodeBack(_ text: String) throws {
         let top = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first)
         let again = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first)
