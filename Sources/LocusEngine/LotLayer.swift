@@ -64,7 +64,12 @@ public struct LotLayer: Sendable {
             let p = addresses.points[Int(id)]
             let dx = (p.lon - lon) * scale.metresPerDegreeX, dy = (p.lat - lat) * scale.metresPerDegreeY
             let d = (dx * dx + dy * dy).squareRoot()
-            if best == nil || d < best!.planarMetres { best = (Int(id), d) }
+            guard let b = best else { best = (Int(id), d); continue }
+            // One building's addresses on one spot go by the first number, as in `FrontageChooser`.
+            let q = addresses.points[b.index]
+            let ex = (p.lon - q.lon) * scale.metresPerDegreeX, ey = (p.lat - q.lat) * scale.metresPerDegreeY
+            let oneSpot = ex * ex + ey * ey <= FrontageChooser.oneSpot * FrontageChooser.oneSpot && p.street == q.street
+            if oneSpot ? p.number < q.number : d < b.planarMetres { best = (Int(id), d) }
         }
         return best
     }

@@ -31,6 +31,10 @@ import Testing
         // The neighbour's house is nearer, but the tree stands before this lot's frontage.
         (-122.588380, 45.512996, "7221 SE Madison St", "neighbour lot"),
         (-122.625121, 45.474628, "3662 SE Glenwood St", "neighbour lot"),
+        // One building's addresses on one point: the record names it by the first number (a range
+        // "5509-5523 NE 29TH AVE", or the plain first number).
+        (-122.636089, 45.562823, "5509 NE 29th Ave", "colocated, one building"),
+        (-122.635155, 45.566345, "2927 NE Ainsworth St", "colocated, one building"),
     ])
     func reverseNamesTheLotInFront(_ x: Double, _ y: Double, _ expected: String, _ failureClass: String) throws {
         let answer = try #require(try locator.reverse(ReverseRequest(location: GeoPoint(x: x, y: y))), "\(failureClass)")
