@@ -100,6 +100,33 @@ import Testing
         }
     }
 
+    /// Corners of crossings whose corner lots have no address points: the nearest addresses of the
+    /// two streets are 200 m apart, and the streets' fitted lines say where they cross. Was: no
+    /// candidate.
+    @Test func aCrossingWithoutCornerAddressesIsFoundFromTheStreetsLines() throws {
+        var request = GeocodeRequest(.text("NW Quimby St & NW 21st Ave"))
+        request.explain = true
+        let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
+        #expect(top.matchType == .intersection)
+        #expect(top.explain?.contains { $0.contains("lines cross") } == true, "\(top.explain ?? [])")
+        // The trees the city recorded at "SWC/ QUIMBY & NW 21ST AVE" stand around the corner lot.
+        let trees = GeoPoint(x: -122.695274, y: 45.533731)
+        #expect(trees.metres(to: GeoPoint(x: top.location.x, y: top.location.y)) < 120)
+    }
+
+    /// "NEC/ …": the lot at the crossing's north-east corner, not the middle of the crossing.
+    @Test(arguments: [("NEC/ ALBINA & N AINSWORTH ST", 1.0, 1.0), ("SWC/ 7TH & NE FREMONT ST", -1.0, -1.0),
+                      ("NW COR/ WILLIAMS & N RUSSELL ST", -1.0, 1.0)])
+    func aNamedCornerIsPlacedInItsQuadrant(_ text: String, _ east: Double, _ north: Double) throws {
+        let corner = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first)
+        let plain = text.split(separator: "/", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)
+        let crossing = try #require(try locator.geocode(GeocodeRequest(.text(plain))).candidates.first)
+        #expect(corner.matchType == .intersection && crossing.matchType == .intersection)
+        let s = LocalMetricScale(latitude: crossing.location.y)
+        let dx = (corner.location.x - crossing.location.x) * s.metresPerDegreeX, dy = (corner.location.y - crossing.location.y) * s.metresPerDegreeY
+        #expect(abs(dx - east * 16) < 0.5 && abs(dy - north * 16) < 0.5, "offset \(dx), \(dy)")
+    }
+
     /// A key handed out for an interpolated or extrapolated answer gives that answer back.
     @Test(arguments: ["3306 NE GLISAN ST", "8408 N BRANDON AVE", "5320 NE 33RD AVE", "2141 NW 25TH AVE"])
     func placedNumbersHaveKeysThatGeocodeBack(_ text: String) throws {
