@@ -1,0 +1,39 @@
+import Foundation
+import LocusBatch
+import LocusCore
+import LocusEngine
+import LocusServer
+import Logging
+import NIOCore
+import NIOEmbedded
+import Testing
+
+/// What `scripts/fuzz` found, each pinned by the input that found it, cut to its essence. The
+/// inputs are also in Tests/FuzzCorpus, so the fuzzers start from them.
+@Suite struct FuzzFindingsTests {
+    /// The request fuzzer: `{"id":7,"op":"info"}` and a line over the limit in one read got one
+    /// reply, not two. The over-long line closed the connection and dropped the queued request.
+    @Test func requestsReadBeforeAnOversizedLineAreAnsweredBeforeTheConnectionCloses() throws {
+        var config = ServerConfiguration()
+        config.maximumLineBytes = 1_024
+        let server = ServerContext(configuration: config, index: ServingIndex(index: try TestSupport.portland()), stats: ServerStats(),
+                                   logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: config.maximumLineBytes)))
+        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: server, allocator: channel.allocator))
+        try channel.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).wait()
+
+        let lines = [#"{"id":7,"op":"info"}"#, #"{"id":8,"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"#, String(repeating: "x", count: 2_000)]
+        try channel.writeInbound(ByteBuffer(string: lines.map { $0 + "\n" }.joined()))
+        channel.embeddedEventLoop.run()
+        var text = ""
+        while var b = try channel.readOutbound(as: ByteBuffer.self) { text += b.readString(length: b.readableBytes) ?? "" }
+        let replies = try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+
+        #expect(replies.count == 3, "one reply per line")
+        #expect(Set(replies.compactMap { $0["id"] as? Int }) == [7, 8])
+        #expect(replies.filter { $0["ok"] as? Bool == true }.count == 2)
+        #expect(replies.contains { ($0["error"] as? [String: Any])?["code"] as? String == "too_large" })
+        #expect(!channel.isActive)
+    }
+}
