@@ -36,4 +36,39 @@ import Testing
         #expect(replies.contains { ($0["error"] as? [String: Any])?["code"] as? String == "too_large" })
         #expect(!channel.isActive)
     }
+
+    /// The request fuzzer: `"out_wkid":8603`, a number PROJ knows as no coordinate reference
+    /// system, cost 8–12 ms of PROJ set-up on every request (failures were not remembered).
+    @Test(.timeLimit(.minutes(1)))
+    func anUnknownWkidIsRefusedWithoutBuildingATransformation() throws {
+        let locator = Locator(index: try TestSupport.portland())
+        var request = ReverseRequest(location: GeoPoint(x: -122.6296, y: 45.5676))
+        request.outSpatialReference = try SpatialReference(wkid: 8603)
+        _ = SpatialReferenceCatalog.shared  // read once per process, not per request
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<100 {
+            let error = #expect(throws: LocusError.self) { try locator.reverse(request) }
+            #expect(error?.code == .invalidArgument)
+        }
+        #expect(clock.now - start < .milliseconds(100), "100 requests naming an unknown wkid")
+        #expect(locator.cachedTransforms == 0)
+    }
+
+    /// Found with the above: every spatial reference a client named kept a PROJ transformation
+    /// (and context, about 400 KB) on the thread for good; 1,500 codes grew a server by 600 MB.
+    @Test func aLocatorKeepsABoundedNumberOfTransformations() throws {
+        let locator = Locator(index: try TestSupport.portland())
+        for zone in 32601...32640 {
+            var request = ReverseRequest(location: GeoPoint(x: -122.6296, y: 45.5676))
+            request.outSpatialReference = try SpatialReference(wkid: zone)
+            #expect(try locator.reverse(request)?.location.wkid == zone)
+        }
+        #expect(locator.cachedTransforms == Locator.maximumCachedTransforms)
+        // The most recent stay: the last zone is answered from the cache, and still right.
+        var request = ReverseRequest(location: GeoPoint(x: -122.6296, y: 45.5676))
+        request.outSpatialReference = try SpatialReference(wkid: 32610)
+        let utm = try #require(try locator.reverse(request)?.location)
+        #expect(abs(utm.x - 528_921.8) < 1 && abs(utm.y - 5_046_070.9) < 1)
+    }
 }
