@@ -3,7 +3,7 @@
 //   itself when it was well formed, and the same bytes however the input is cut into reads;
 // - `CSVInput` reads any file to its end or stops with a coded error, never a trap;
 // - `enrich` and `assign` (whichever the header allows) run through `BatchRunner` on the fixture
-//   index, in chunks of two rows, and write every row they read, in order, its fields as read
+//   index, in chunks of eight rows, and write every row they read, in order, its fields as read
 //   (a short row padded), followed by a status.
 
 import Foundation
@@ -70,7 +70,7 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> 
 @MainActor func run(_ job: some BatchJob, expected: (header: [String], rows: [[String]], delimiter: UnicodeScalar), input: UnsafeRawBufferPointer) {
     var chunked = BatchOptions(output: outputPath)
     chunked.workers = 1
-    chunked.chunkRows = 2
+    chunked.chunkRows = 8
     let options = chunked
     let outcome = blocking {
         let csv = try CSVInput(path: inputPath)
