@@ -9,6 +9,12 @@ let package = Package(
     products: [
         .executable(name: "locus", targets: ["locus"]),
         .library(name: "LocusEngine", targets: ["LocusEngine"]),
+        // For the fuzz targets (Fuzz/, a package of their own).
+        .library(name: "LocusCore", targets: ["LocusCore"]),
+        .library(name: "LocusProtocol", targets: ["LocusProtocol"]),
+        .library(name: "LocusServer", targets: ["LocusServer"]),
+        .library(name: "LocusBatch", targets: ["LocusBatch"]),
+        .library(name: "LocusTesting", targets: ["LocusTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,6 +65,8 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
+        // What the tests and the fuzz targets hold Locus to: the reference JSON comparison.
+        .target(name: "LocusTesting", dependencies: ["LocusProtocol"]),
         .executableTarget(
             name: "locus",
             dependencies: [
@@ -76,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "LocusTests",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "CSQLite",
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "LocusTesting", "CSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

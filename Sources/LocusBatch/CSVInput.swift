@@ -97,9 +97,13 @@ public final class CSVInput {
             }
             if b == UInt8(ascii: ",") || b == UInt8(ascii: ";") || b == 0x09 || b == UInt8(ascii: "|") { counts[b, default: 0] += 1 }
         }
-        if let best = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key != UInt8(ascii: ",")) }) {
-            style.delimiter = UnicodeScalar(best.key)
+        // The most frequent; a tie goes to the first in this order, never to a dictionary's order
+        // (which differs between runs, and a resumed job must read the file as the first run did).
+        var best: (delimiter: UInt8, count: Int)?
+        for d in [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09, UInt8(ascii: "|")] {
+            if let n = counts[d], n > best?.count ?? 0 { best = (d, n) }
         }
+        if let best { style.delimiter = UnicodeScalar(best.delimiter) }
         return style
     }
 }

@@ -76,12 +76,33 @@ public enum QueryLimits {
     }
 }
 
+/// The transformations a locator keeps, the most recently used first. Each holds a PROJ context
+/// (about 400 KB): a client naming one spatial reference after another must not grow a server
+/// thread's memory with each, so only the last `capacity` stay.
+struct TransformCache {
+    static let capacity = 16
+    private var entries: [(wkid: Int, transform: CoordinateTransform)] = []
+
+    var count: Int { entries.count }
+
+    mutating func take(_ wkid: Int) -> CoordinateTransform? {
+        guard let i = entries.firstIndex(where: { $0.wkid == wkid }) else { return nil }
+        if i > 0 { entries.insert(entries.remove(at: i), at: 0) }
+        return entries[0].transform
+    }
+
+    mutating func keep(_ transform: CoordinateTransform, for wkid: Int) {
+        entries.insert((wkid, transform), at: 0)
+        if entries.count > Self.capacity { entries.removeLast() }
+    }
+}
+
 /// Answers queries against one index from one thread: it owns the PROJ transformations, which are
 /// not thread-safe. Make one per thread (or per connection); they share the `LocusIndex`.
 public final class Locator {
     public let index: LocusIndex
-    private var toLonLat: [Int: CoordinateTransform] = [:]
-    private var fromLonLat: [Int: CoordinateTransform] = [:]
+    private var toLonLat = TransformCache()
+    private var fromLonLat = TransformCache()
     private let geodesic = Geodesic()
     private var frontage: FrontageChooser?
 
@@ -94,7 +115,7 @@ public final class Locator {
             try validateLonLat(p)
             return p
         }
-        let t = try transform(&toLonLat, srs.latestWkid) { () throws(LocusError) in try CoordinateTransform(from: srs, to: .wgs84) }
+        let t = try transform(&toLonLat, srs) { () throws(LocusError) in try CoordinateTransform(from: srs, to: .wgs84) }
         guard let q = t.transform(p) else {
             throw LocusError(.invalidArgument, "(\(p.x), \(p.y)) is outside the area wkid \(srs.wkid) can express")
         }
@@ -104,20 +125,32 @@ public final class Locator {
 
     public func location(_ lonLat: GeoPoint, in srs: SpatialReference) throws(LocusError) -> Location {
         if srs.isGeographicWGS84 { return Location(x: lonLat.x, y: lonLat.y, wkid: srs.wkid) }
-        let t = try transform(&fromLonLat, srs.latestWkid) { () throws(LocusError) in try CoordinateTransform(from: .wgs84, to: srs) }
+        let t = try transform(&fromLonLat, srs) { () throws(LocusError) in try CoordinateTransform(from: .wgs84, to: srs) }
         guard let q = t.transform(lonLat) else {
             throw LocusError(.invalidArgument, "the answer cannot be expressed in wkid \(srs.wkid)")
         }
         return Location(x: q.x, y: q.y, wkid: srs.wkid)
     }
 
-    private func transform(_ cache: inout [Int: CoordinateTransform], _ key: Int,
+    private func transform(_ cache: inout TransformCache, _ srs: SpatialReference,
                            _ make: () throws(LocusError) -> CoordinateTransform) throws(LocusError) -> CoordinateTransform {
-        if let t = cache[key] { return t }
-        let t = try make()
-        cache[key] = t
+        if let t = cache.take(srs.latestWkid) { return t }
+        try SpatialReferenceCatalog.shared.check(srs)
+        let t: CoordinateTransform
+        do {
+            t = try make()
+        } catch {
+            SpatialReferenceCatalog.shared.recordFailure(srs, error)
+            throw error
+        }
+        cache.keep(t, for: srs.latestWkid)
         return t
     }
+
+    /// PROJ transformations held by this locator, both directions: at most
+    /// 2 × `maximumCachedTransforms` whatever spatial references its requests name.
+    public var cachedTransforms: Int { toLonLat.count + fromLonLat.count }
+    public static let maximumCachedTransforms = TransformCache.capacity
 
     private func checkDistance(_ d: Double, _ name: String) throws(LocusError) {
         guard d.isFinite, d >= 0 else { throw LocusError(.invalidArgument, "\(name) must be a distance in metres ≥ 0") }

@@ -6,6 +6,24 @@ public struct JSONParseError: Error, Sendable {
     public var offset: Int
 }
 
+extension JSONValue {
+    /// Nesting deeper than this is refused, so that a line cannot exhaust the stack.
+    public static let maximumDepth = JSONParser.maximumDepth
+
+    /// One JSON document, read as request lines are: UTF-8 only, at most `maximumDepth` levels
+    /// deep; a number beyond `Double`'s range reads as ±infinity (and every argument that wants a
+    /// number refuses it by name).
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+        let parsed: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { Self.parse(UnsafeRawBufferPointer($0)) }
+        self = try (parsed ?? Array(bytes).withUnsafeBytes { Self.parse($0) }).get()
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSONValue, JSONParseError> {
+        guard RequestDecoder.isValidUTF8(bytes) else { return .failure(JSONParseError(message: "not valid UTF-8", offset: 0)) }
+        return Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
+    }
+}
+
 /// A strict JSON parser (RFC 8259) from UTF-8 bytes straight to `JSONValue`.
 ///
 /// Request lines are parsed on the event loop for every request; Foundation's `JSONDecoder`

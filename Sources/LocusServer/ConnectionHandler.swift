@@ -83,7 +83,11 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         case .tooLong:
             let limit = server.configuration.maximumLineBytes
             fail(id: nil, op: "none", WireError(.tooLarge, "request line is longer than \(limit) bytes; closing the connection"))
-            closeAfterWriting(context)
+            // Nothing after the line can be told from it, but the requests read before it are
+            // answered first, as on a half-close: every line gets its reply.
+            deferred.removeAll()
+            finishing = true
+            finishIfDone(context)
         case .line(let buffer):
             let decoded = buffer.withUnsafeReadableBytes { server.decoder.decode($0) }
             switch decoded {

@@ -46,6 +46,8 @@ public final class ServingIndex: Sendable {
         defaultPath = NIOLockedValueBox(index.path)
         loadParts = parts
         self.limits = limits
+        // Read the known spatial references now (about 15 ms), not on some request's time.
+        _ = SpatialReferenceCatalog.shared
     }
 
     public var generation: Generation { current.withLockedValue { $0 } }

@@ -1,0 +1,89 @@
+import Foundation
+import LocusBatch
+import LocusCore
+import LocusEngine
+import LocusServer
+import Logging
+import NIOCore
+import NIOEmbedded
+import Testing
+
+/// What `scripts/fuzz` found, each pinned by the input that found it, cut to its essence. The
+/// inputs are also in Tests/FuzzCorpus, so the fuzzers start from them.
+@Suite struct FuzzFindingsTests {
+    /// The request fuzzer: `{"id":7,"op":"info"}` and a line over the limit in one read got one
+    /// reply, not two. The over-long line closed the connection and dropped the queued request.
+    @Test func requestsReadBeforeAnOversizedLineAreAnsweredBeforeTheConnectionCloses() throws {
+        var config = ServerConfiguration()
+        config.maximumLineBytes = 1_024
+        let server = ServerContext(configuration: config, index: ServingIndex(index: try TestSupport.portland()), stats: ServerStats(),
+                                   logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: config.maximumLineBytes)))
+        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: server, allocator: channel.allocator))
+        try channel.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).wait()
+
+        let lines = [#"{"id":7,"op":"info"}"#, #"{"id":8,"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"#, String(repeating: "x", count: 2_000)]
+        try channel.writeInbound(ByteBuffer(string: lines.map { $0 + "\n" }.joined()))
+        channel.embeddedEventLoop.run()
+        var text = ""
+        while var b = try channel.readOutbound(as: ByteBuffer.self) { text += b.readString(length: b.readableBytes) ?? "" }
+        let replies = try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+
+        #expect(replies.count == 3, "one reply per line")
+        #expect(Set(replies.compactMap { $0["id"] as? Int }) == [7, 8])
+        #expect(replies.filter { $0["ok"] as? Bool == true }.count == 2)
+        #expect(replies.contains { ($0["error"] as? [String: Any])?["code"] as? String == "too_large" })
+        #expect(!channel.isActive)
+    }
+
+    /// The request fuzzer: `"out_wkid":8603`, a number PROJ knows as no coordinate reference
+    /// system, cost 8–12 ms of PROJ set-up on every request (failures were not remembered).
+    @Test(.timeLimit(.minutes(1)))
+    func anUnknownWkidIsRefusedWithoutBuildingATransformation() throws {
+        let locator = Locator(index: try TestSupport.portland())
+        var request = ReverseRequest(location: GeoPoint(x: -122.6296, y: 45.5676))
+        request.outSpatialReference = try SpatialReference(wkid: 8603)
+        _ = SpatialReferenceCatalog.shared  // read once per process, not per request
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<100 {
+            let error = #expect(throws: LocusError.self) { try locator.reverse(request) }
+            #expect(error?.code == .invalidArgument)
+        }
+        #expect(clock.now - start < .milliseconds(100), "100 requests naming an unknown wkid")
+        #expect(locator.cachedTransforms == 0)
+    }
+
+    /// Found with the above: every spatial reference a client named kept a PROJ transformation
+    /// (and context, about 400 KB) on the thread for good; 1,500 codes grew a server by 600 MB.
+    @Test func aLocatorKeepsABoundedNumberOfTransformations() throws {
+        let locator = Locator(index: try TestSupport.portland())
+        for zone in 32601...32640 {
+            var request = ReverseRequest(location: GeoPoint(x: -122.6296, y: 45.5676))
+            request.outSpatialReference = try SpatialReference(wkid: zone)
+            #expect(try locator.reverse(request)?.location.wkid == zone)
+        }
+        #expect(locator.cachedTransforms == Locator.maximumCachedTransforms)
+        // The most recent stay: the last zone is answered from the cache, and still right.
+        var request = ReverseRequest(location: GeoPoint(x: -122.6296, y: 45.5676))
+        request.outSpatialReference = try SpatialReference(wkid: 32610)
+        let utm = try #require(try locator.reverse(request)?.location)
+        #expect(abs(utm.x - 528_921.8) < 1 && abs(utm.y - 5_046_070.9) < 1)
+    }
+
+    /// The CSV fuzzer: a header with as many tabs as pipes was read with either, depending on a
+    /// dictionary's order, which differs between runs and between two reads in one run (Swift
+    /// seeds a dictionary's order with its storage's address), so the output's delimiter, and a
+    /// resumed job's reading of the file, could change.
+    @Test func aTieBetweenDelimitersIsBrokenTheSameWayEveryTime() throws {
+        let dir = TestSupport.temporaryDirectory()
+        for (header, expected) in [("address\tx|y", "\t"), ("a|b;c", ";"), ("a;b\tc", ";"), ("a,b;c\td|e", ","), ("a|b|c\td", "|")] {
+            let path = dir.appendingPathComponent("tie.csv").path
+            try Data((header + "\n1\n").utf8).write(to: URL(fileURLWithPath: path))
+            // Each read kept, so that the next one's memory (and dictionary) lies elsewhere.
+            let inputs = try (0..<50).map { _ in try CSVInput(path: path) }
+            #expect(Set(inputs.map { String($0.delimiter) }) == [expected], "\(header.debugDescription)")
+        }
+    }
+}
