@@ -195,6 +195,11 @@ final class ServeProcess {
         try process.run()
     }
 
+    /// A test that fails before it stops its server must not leave it running.
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     var url: String { "unix:\(socket)" }
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
