@@ -157,7 +157,10 @@ final class ReplyMatcher: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        failAll(LocusClientError(description: "connection error: \(error)"))
+        // A server killed with requests on the way resets the connection: say so in the system's
+        // words ("Connection reset by peer"), not in NIO's description of the failed read call.
+        let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+        failAll(LocusClientError(description: "lost the connection to the server: \(reason)"))
         context.close(promise: nil)
     }
 

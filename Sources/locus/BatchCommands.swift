@@ -72,9 +72,7 @@ struct BatchFileOptions: ParsableArguments {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let handler: @Sendable () -> Void = {
-            let record = FileManager.default.contents(atPath: output + ".locus-resume")
-                .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-            let done = record?["rowsDone"] as? Int ?? 0
+            let done = rowsWritten(output: output)
             FileHandle.standardError.write(Data("\r\u{1B}[Klocus: interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on\n".utf8))
             Foundation.exit(130)
         }
@@ -89,6 +87,13 @@ struct BatchFileOptions: ParsableArguments {
             signal(SIGTERM, SIG_DFL)
         }
         return source
+    }
+
+    /// The rows an interrupted job's resume record says are in `output`.
+    static func rowsWritten(output: String) -> Int {
+        let record = FileManager.default.contents(atPath: output + ".locus-resume")
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return record?["rowsDone"] as? Int ?? 0
     }
 
     /// Runs the job in process or against the server, prints the summary, picks the exit status.
@@ -106,9 +111,15 @@ struct BatchFileOptions: ParsableArguments {
             for _ in 0..<connections { backends.append(ServerBackend(client: try await LocusClient.connect(to: address, token: token))) }
             let pool = backends
             let next = NIOLockedValueBox(0)
-            summary = try await BatchRunner.run(input: input, job: job, options: options, makeBackend: {
-                pool[next.withLockedValue { n in defer { n += 1 }; return n % pool.count }]
-            })
+            do {
+                summary = try await BatchRunner.run(input: input, job: job, options: options, makeBackend: {
+                    pool[next.withLockedValue { n in defer { n += 1 }; return n % pool.count }]
+                })
+            } catch let e as LocusClientError {
+                // The server went away mid-job (killed, restarted): what is written stays, and the
+                // user needs to know it is there and how to go on, not only that a connection closed.
+                throw LocusClientError(description: "\(e.description); \(BatchProgress.grouped(Self.rowsWritten(output: output))) rows are written to \(output): once the server answers again, run the same command with --resume to go on")
+            }
             for b in pool { await b.client.close() }
         } else {
             options.workers = workers ?? ProcessInfo.processInfo.activeProcessorCount

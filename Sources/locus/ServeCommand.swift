@@ -64,6 +64,11 @@ extension Locus {
         }
 
         func run() async throws {
+            // SIGHUP's default action ends the process, and the server's handler is only
+            // installed once it listens: a reload asked while the index loads (an operator's, a
+            // log rotation's, during a restart) would kill it. Ignored until then: such a reload is
+            // dropped, and the index being loaded is at most moments old.
+            signal(SIGHUP, SIG_IGN)
             let config = try configuration()
             var logger = Logger(label: "locus")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

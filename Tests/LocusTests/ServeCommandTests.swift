@@ -6,49 +6,6 @@ import Testing
 /// `locus serve` as a user runs it: signals, and the CLI as its client printing exactly what it
 /// prints in embedded mode.
 @Suite(.serialized) struct ServeCommandTests {
-    /// Starts `locus serve` on a Unix socket in a temporary folder and waits until it answers.
-    final class ServeProcess {
-        let process = Process()
-        let socket: String
-        let stderr = Pipe()
-
-        init(index: String, extra: [String] = [], environment: [String: String] = [:]) throws {
-            let dir = TestSupport.temporaryDirectory()
-            socket = dir.appendingPathComponent("s.sock").path
-            process.executableURL = TestSupport.locusBinary
-            process.arguments = ["serve", "--index", index, "--listen", "unix:\(socket)"] + extra
-            var env = ProcessInfo.processInfo.environment
-            for (k, v) in environment { env[k] = v }
-            process.environment = env
-            process.standardError = stderr
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-        }
-
-        var url: String { "unix:\(socket)" }
-
-        /// Waits until the socket accepts a ping; returns the seconds that took.
-        func waitUntilServing() async throws -> Double {
-            let start = ContinuousClock.now
-            while ContinuousClock.now - start < .seconds(30) {
-                if let c = try? await LocusClient.connect(to: .unix(path: socket)) {
-                    let ok = (try? await c.send(op: "ping").ok) ?? false
-                    await c.close()
-                    if ok { return (ContinuousClock.now - start).inSeconds }
-                }
-                guard process.isRunning else { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            throw LocusClientError(description: "locus serve did not start: \(String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self))")
-        }
-
-        func stop() -> Int32 {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-    }
-
     @Test func theCLIPrintsTheSameThroughAServer() async throws {
         let index = try TestSupport.portlandIndexPath()
         let serve = try ServeProcess(index: index)
@@ -112,7 +69,7 @@ import Testing
         #expect(try await c.send(op: "within", ["location": .object(["x": .number(-122.6296), "y": .number(45.5676)])]).ok)
         await c.close()
         #expect(serve.stop() == 0)
-        let log = String(decoding: serve.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = serve.log
         #expect(log.contains("refused the new index"))
         #expect(log.contains("stopped"))
         // No query text or coordinates at the default level.

@@ -168,50 +168,49 @@ import Testing
         try await live.stop()
     }
 
+    /// Catches: a request failed or answered from a half-loaded index while a reload runs; a bad
+    /// file (any kind in `DamagedIndex`) accepted, or refused without its code, or refused only
+    /// after replacing what is served; a refused `path` becoming what later reloads load.
     @Test func reloadUnderLoadFailsNoRequestAndRefusesBadFiles() async throws {
         let dir = TestSupport.temporaryDirectory()
+        let good = try TestSupport.portlandIndexPath()
         let path = dir.appendingPathComponent("serving.locus").path
-        try FileManager.default.copyItem(atPath: try TestSupport.portlandIndexPath(), toPath: path)
-        let corrupt = dir.appendingPathComponent("corrupt.locus").path
-        try Data(repeating: 0x42, count: 10_000).write(to: URL(fileURLWithPath: corrupt))
+        try FileManager.default.copyItem(atPath: good, toPath: path)
+        var bad: [(DamagedIndex, String)] = []
+        for damage in DamagedIndex.allCases {
+            let file = dir.appendingPathComponent("\(damage).locus").path
+            try damage.place(at: file, from: good, inPlace: false)
+            bad.append((damage, file))
+        }
         let live = try await LiveServer.start(index: try LocusIndex(path: path)) { $0.tokens = ["admin"] }
         let admin = try await live.client(token: "admin")
+        let load = LoadClients([live.tcp, live.unix, live.tcp, live.unix], token: "admin")
+        #expect(try await load.wait { $0.ok >= 20 })
 
-        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
-            for k in 0..<4 {
-                group.addTask {
-                    let c = try await live.client(k % 2 == 0 ? live.tcp : live.unix, token: "admin")
-                    var failed = 0
-                    for i in 0..<400 {
-                        let op = i % 2 == 0 ? "reverse" : "within"
-                        let r = try await c.send(op: op, ["location": .object(["x": .number(-122.6296), "y": .number(45.5676)])])
-                        if !r.ok { failed += 1 }
-                    }
-                    await c.close()
-                    return failed
-                }
-            }
-            group.addTask {
-                for _ in 0..<3 {
-                    let r = try await admin.send(op: "reload")
-                    #expect(r.ok, "reload failed: \(String(describing: r.error))")
-                }
-                let missing = try await admin.send(op: "reload", ["path": .string(dir.appendingPathComponent("missing.locus").path)])
-                #expect(missing.error?.code == .notFound)
-                let bad = try await admin.send(op: "reload", ["path": .string(corrupt)])
-                #expect(bad.error?.code == .invalidArgument)
-                return 0
-            }
-            var total = 0
-            for try await f in group { total += f }
-            return total
+        for _ in 0..<2 {
+            let r = try await admin.send(op: "reload")
+            #expect(r.ok, "reload failed: \(String(describing: r.error))")
         }
-        #expect(failures == 0)
+        for (damage, file) in bad {
+            let asked = load.snapshot
+            let r = try await admin.send(op: "reload", ["path": .string(file)])
+            #expect(r.error?.code == damage.expectedCode, "\(damage): \(String(describing: r.error))")
+            #expect(r.error?.message.contains(damage.expectedMessage) == true, "\(damage): \(String(describing: r.error))")
+            #expect(r.error?.message.contains("keeps serving") == true)
+            #expect(try await load.waitForAnswers(beyond: asked, count: 1), "\(damage)")
+        }
+        // Without a path, the file served is loaded again: no refused path took its place.
+        let again = try await admin.send(op: "reload")
+        #expect(again.ok, "reload failed: \(String(describing: again.error))")
+        let counts = await load.stop()
+        for c in counts { #expect(c.wrong == 0 && c.errors.isEmpty && c.lost == 0 && c.connections == 1, "\(c)") }
+        #expect(counts.allSatisfy { $0.ok >= 20 })
         let stats = try await admin.send(op: "stats").decode(ServerStats.Snapshot.self)
         #expect(stats.index.generation == 4)
         #expect(stats.index.reloads == 3)
-        #expect(stats.index.failedReloads == 2)
+        #expect(stats.index.failedReloads == DamagedIndex.allCases.count)
         #expect(stats.index.path == path)
+        #expect(stats.index.reloadPath == path)
         // The refused files changed nothing: the server still answers from the good index.
         let r = try await admin.send(op: "reverse", ["location": .object(["x": .number(-122.6296), "y": .number(45.5676)])]).decode(ReverseReply.self)
         #expect(r.address?.address == "6132 NE 34th Ave, Portland, OR 97211")

@@ -65,7 +65,9 @@ enum TestSupport {
         var stderr: String
     }
 
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> RunResult {
+    /// Runs to the end, or with `timeout` until then: a process still running is killed (and
+    /// its status is that of SIGKILL), so a test of something that should exit cannot hang.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: Double? = nil) throws -> RunResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -76,15 +78,19 @@ enum TestSupport {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let pid = process.processIdentifier
+        let deadline = DispatchWorkItem { kill(pid, SIGKILL) }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline) }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        deadline.cancel()
         return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                          stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func locus(_ arguments: [String]) throws -> RunResult {
-        try run(locusBinary, arguments)
+    static func locus(_ arguments: [String], timeout: Double? = nil) throws -> RunResult {
+        try run(locusBinary, arguments, timeout: timeout)
     }
 }
 
