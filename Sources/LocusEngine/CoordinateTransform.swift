@@ -127,7 +127,7 @@ public final class SpatialReferenceCatalog: @unchecked Sendable {
         let code = srs.latestWkid
         let known = srs.projDefinition.hasPrefix("ESRI:") ? esri.contains(code) : epsg.contains(code)
         guard known else {
-            throw LocusError(.invalidArgument, "wkid \(srs.wkid) is not a coordinate reference system this Locus knows (EPSG or Esri codes)")
+            throw LocusError(.invalidArgument, "unknown or unsupported coordinate reference system: wkid \(srs.wkid) is no EPSG or Esri code PROJ knows")
         }
         if let failure = lock.withLock({ failures[code] }) { throw failure }
     }
