@@ -5,20 +5,30 @@ import Logging
 import NIOCore
 import NIOExtras
 
-/// One connection's requests, from decoded line to reply: authentication, the queue of requests
-/// read but not yet answered (which `cancel` reaches into, and which is bounded by not reading
+/// One connection's requests, from decoded line to reply: authentication, the queues of requests
+/// read but not yet answered (which `cancel` reaches into, and which are bounded by not reading
 /// more), deadlines, and the replies, written in batches.
 ///
-/// Engine requests are answered on this connection's event loop, each in microseconds; the loop
-/// yields after a batch so one busy connection cannot starve the others on its thread. Requests
-/// the server answers itself (`ping`, `auth`, `cancel`, `stats`) are answered as soon as read, so
-/// replies can overtake earlier requests: clients match them by id.
+/// Where a request runs depends on what it can cost. `info`, `reverse` and `within` take
+/// microseconds whatever the input, and are answered on this connection's event loop. `geocode`
+/// and `suggest` can take a millisecond on hostile text, so they go to the server's worker
+/// threads, one `EngineBatch` at a time per connection, and their replies come back to this loop
+/// to be written: a connection pipelining the costliest texts never holds the event loop that
+/// other connections' pings are waiting on. Requests the server answers itself (`ping`, `auth`,
+/// `cancel`, `stats`) are answered as soon as read. Replies therefore overtake each other:
+/// clients match them by id.
+///
+/// The event loop's own work is time-sliced: a connection's turn of decoding and answering stops
+/// after `turnBudget` (or `requestsPerTurn` requests), and what is left continues in the loop's
+/// next round (`LoopTurns`), after the loop has polled its sockets, so one busy connection cannot
+/// starve the others on its thread.
 ///
 /// Memory is bounded whatever the client reads: every reply counts toward the in-flight limit
-/// until the socket has taken it, whether the engine or the handler wrote it. At the limit the
-/// handler stops reading, and lines already read wait undecoded (slices of the read buffer, no
-/// reply made) until replies drain. A client that sends and never reads is held to the limit's
-/// worth of replies plus one read, not to whatever it manages to send.
+/// until the socket has taken it, whether the engine, a worker or the handler wrote it, and so
+/// does every request queued or with the workers. At the limit the handler stops reading, and
+/// lines already read wait undecoded (slices of the read buffer, no reply made) until replies
+/// drain. A client that sends and never reads is held to the limit's worth of replies plus one
+/// read, not to whatever it manages to send.
 public final class ConnectionHandler: ChannelDuplexHandler {
     public typealias InboundIn = RequestLine
     public typealias OutboundIn = ByteBuffer
@@ -32,9 +42,19 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private let server: ServerContext
+    /// `info`, `reverse`, `within`: answered on this loop, in order.
     private var pending = CircularBuffer<Pending>(initialCapacity: 16)
-    /// Lines read while the connection was at its in-flight limit, in order, not yet decoded.
+    /// `geocode`, `suggest` waiting for the workers, in order.
+    private var offloaded = CircularBuffer<Pending>(initialCapacity: 16)
+    /// The one batch of this connection the workers have, until its replies are back.
+    private var batch: EngineBatch?
+    /// Lines read while the connection was at its in-flight limit or out of time for this turn,
+    /// in order, not yet decoded.
     private var deferred = CircularBuffer<(line: RequestLine, received: ContinuousClock.Instant)>(initialCapacity: 16)
+    /// When this connection's current time slice on the loop ends.
+    private var sliceEnd = ContinuousClock.now
+    /// Inside a read burst (from its first line to `channelReadComplete`), which is one slice.
+    private var reading = false
     /// Replies written to the outbox or the channel whose bytes the socket has not yet taken.
     private var unwrittenReplies = 0
     /// Of those, the ones already handed to the channel (the rest are in `outbox`).
@@ -54,6 +74,9 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     private var closing = false
     private let timeout: Duration
     private let requestsPerTurn = 256
+    /// The event loop's work for one connection in one turn. A reverse takes a few microseconds,
+    /// so this is a few hundred of them; the JSON decode of a 64 KiB line takes a fraction of it.
+    static let turnBudget: Duration = .milliseconds(1)
 
     public init(server: ServerContext, allocator: ByteBufferAllocator) {
         self.server = server
@@ -67,15 +90,23 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
         let line = unwrapInboundIn(data)
-        if !deferred.isEmpty || atLimit {
-            deferred.append((line, ContinuousClock.now))
+        let now = ContinuousClock.now
+        if !reading {
+            reading = true
+            sliceEnd = now + Self.turnBudget
+        }
+        // Past the slice, lines wait undecoded like lines past the in-flight limit (and reading
+        // stops until they are decoded): a read of many costly lines is decoded over several turns.
+        if !deferred.isEmpty || atLimit || now >= sliceEnd {
+            deferred.append((line, now))
             return
         }
-        handle(context, line, received: ContinuousClock.now)
+        handle(context, line, received: now)
     }
 
-    /// Requests read and not yet answered, plus replies the socket has not taken.
-    private var inFlight: Int { pending.count + unwrittenReplies }
+    /// Requests read and not yet answered (queued here or with the workers), plus replies the
+    /// socket has not taken.
+    private var inFlight: Int { pending.count + offloaded.count + (batch?.items.count ?? 0) + unwrittenReplies }
     private var atLimit: Bool { inFlight >= server.configuration.maximumInFlightPerConnection }
 
     private func handle(_ context: ChannelHandlerContext, _ line: RequestLine, received: ContinuousClock.Instant) {
@@ -125,43 +156,66 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         case .stats:
             succeed(id: id, op: request.op, server.stats.snapshot(server.index.generation, reloadPath: server.index.reloadPath), since: received)
         case .cancel(let target):
-            if let i = pending.firstIndex(where: { !$0.cancelled && $0.id == target }) {
-                pending[i].cancelled = true
-                fail(id: target, op: pending[i].request.op, WireError(.cancelled, "cancelled by request \(Self.describe(id))"))
-                succeed(id: id, op: request.op, CancelReply(cancelled: target), since: received)
-            } else {
-                fail(id: id, op: request.op, WireError(.notFound, "no pending request with id \(Self.describe(target)) on this connection; it may have been answered already"))
-            }
+            cancel(target, by: id, received: received)
         case .reload(let path):
             guard !server.tokens.isOpen else {
                 return fail(id: id, op: request.op, WireError(.unauthorized, "reload over the protocol needs a server started with a token; send the process SIGHUP instead"))
             }
             reload(context, id: id, path: path, received: received)
-        case .info, .reverse, .within, .suggest, .geocode:
+        case .within(let w) where w.nearestWithin != nil:
+            // The nearest polygon within 50 km of a point far from all of them: about a millisecond.
+            offloaded.append(Pending(id: id, request: request, received: received))
+        case .info, .reverse, .within:
             pending.append(Pending(id: id, request: request, received: received))
+        case .suggest, .geocode:
+            offloaded.append(Pending(id: id, request: request, received: received))
         }
     }
 
+    /// Cancels the first request with id `target` not yet started, wherever it waits: with the
+    /// workers (a batch hands over requests it has not started), then the queues.
+    private func cancel(_ target: RequestID, by id: RequestID?, received: ContinuousClock.Instant) {
+        var op: String?
+        if let item = batch?.cancel(target) {
+            op = item.request.op
+        } else if let i = offloaded.firstIndex(where: { !$0.cancelled && $0.id == target }) {
+            offloaded[i].cancelled = true
+            op = offloaded[i].request.op
+        } else if let i = pending.firstIndex(where: { !$0.cancelled && $0.id == target }) {
+            pending[i].cancelled = true
+            op = pending[i].request.op
+        }
+        guard let op else {
+            return fail(id: id, op: "cancel", WireError(.notFound, "no pending request with id \(Self.describe(target)) on this connection; it may have been answered already"))
+        }
+        fail(id: target, op: op, WireError(.cancelled, "cancelled by request \(Self.describe(id))"))
+        succeed(id: id, op: "cancel", CancelReply(cancelled: target), since: received)
+    }
+
     public func channelReadComplete(context: ChannelHandlerContext) {
-        drain(context)
+        drain(context, until: sliceEnd)
     }
 
     // MARK: answering
 
-    /// Answers queued requests, up to a turn's worth, then writes them in one go.
-    private func drain(_ context: ChannelHandlerContext) {
-        var budget = requestsPerTurn
-        while !closing, !atLimit, let d = deferred.popFirst() {
+    /// Decodes lines held back and answers queued requests until `deadline` (the end of the
+    /// connection's slice), hands the workers a batch, then writes the replies in one go.
+    private func drain(_ context: ChannelHandlerContext, until deadline: ContinuousClock.Instant) {
+        reading = false
+        while !closing, !atLimit, ContinuousClock.now < deadline, let d = deferred.popFirst() {
             handle(context, d.line, received: d.received)
         }
+        submitBatch(context)
         if !pending.isEmpty {
             let engine = server.index.handler()
-            while budget > 0, context.channel.isWritable, let p = pending.popFirst() {
+            var budget = requestsPerTurn
+            while budget > 0, context.channel.isWritable {
+                let now = ContinuousClock.now
+                guard now < deadline, let p = pending.popFirst() else { break }
                 if p.cancelled { continue }
                 budget -= 1
-                let waited = ContinuousClock.now - p.received
-                if waited > timeout {
-                    fail(id: p.id, op: p.request.op, WireError(.timeout, "not started within \(server.configuration.requestTimeout) s of arriving; the server is busy"))
+                if now - p.received > timeout {
+                    fail(id: p.id, op: p.request.op, EngineBatch.timedOut(server))
                     continue
                 }
                 let answer = engine.answer(id: p.id, p.request, started: p.received)
@@ -181,16 +235,86 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         finishIfDone(context)
     }
 
-    /// Drains on a later turn of the loop: never from inside a write's completion, which can run
-    /// while the write that caused it is still on the stack.
+    /// Hands the workers the next geocode/suggest requests, unless they already have this
+    /// connection's batch. Replies are only made while the socket takes them, as on the loop.
+    private func submitBatch(_ context: ChannelHandlerContext) {
+        guard batch == nil, !closing, !offloaded.isEmpty, context.channel.isWritable else { return }
+        var items: [EngineBatch.Item] = []
+        while items.count < EngineBatch.maximumCount, let p = offloaded.popFirst() {
+            if !p.cancelled { items.append(EngineBatch.Item(id: p.id, request: p.request, received: p.received)) }
+        }
+        guard !items.isEmpty else { return }
+        let b = EngineBatch(items)
+        batch = b
+        let server = self.server, timeout = self.timeout, nice = server.configuration.workerNice
+        let done: EventLoopFuture<EngineBatch.Outcome>
+        if let workers = server.workers {
+            done = workers.runIfActive(eventLoop: context.eventLoop) {
+                WorkerPriority.lowerOnce(to: nice)
+                return b.run(server, timeout: timeout)
+            }
+        } else {
+            // No workers (an `EmbeddedChannel` in tests): this loop, on a later turn.
+            done = context.eventLoop.submit { b.run(server, timeout: timeout) }
+        }
+        done.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let outcome):
+                self.batchDone(context, b, outcome)
+            case .failure:
+                // The workers are shutting down (the server is stopping): answer here instead.
+                self.batchDone(context, b, b.run(server, timeout: timeout))
+            }
+        }
+    }
+
+    private func batchDone(_ context: ChannelHandlerContext, _ b: EngineBatch, _ outcome: EngineBatch.Outcome) {
+        batch = nil
+        outcomes += outcome.answered
+        guard !closing, context.channel.isActive else {
+            server.stats.record(outcomes)
+            outcomes.removeAll()
+            return
+        }
+        var replies = outcome.replies
+        outbox.writeBuffer(&replies)
+        unwrittenReplies += outcome.answered.count
+        // What the batch left unstarted goes back to the front, in order.
+        for item in b.remaining(from: outcome.next).reversed() {
+            offloaded.prepend(Pending(id: item.id, request: item.request, received: item.received))
+        }
+        // Writes the replies and hands over the next batch; a batch coming back is not a new
+        // slice, so queued work on this loop waits for the connection's turn.
+        drain(context, until: sliceEnd)
+    }
+
+    /// Drains later: never from inside a write's completion, which can run while the write that
+    /// caused it is still on the stack. Within the connection's slice, later in this tick of the
+    /// loop; past it, in the loop's next round, after other connections' reads.
     private func scheduleDrain(_ context: ChannelHandlerContext) {
         guard !drainScheduled else { return }
         drainScheduled = true
-        context.eventLoop.assumeIsolated().execute {
-            self.drainScheduled = false
-            guard context.channel.isActive else { return }
-            self.drain(context)
+        if ContinuousClock.now < sliceEnd {
+            context.eventLoop.assumeIsolated().execute {
+                self.drainScheduled = false
+                guard context.channel.isActive else { return }
+                self.drain(context, until: self.sliceEnd)
+            }
+        } else {
+            server.turns(on: context.eventLoop).later {
+                self.drainScheduled = false
+                guard context.channel.isActive else { return }
+                self.sliceEnd = ContinuousClock.now + Self.turnBudget
+                self.drain(context, until: self.sliceEnd)
+            }
         }
+    }
+
+    /// Drains with a new slice: for the events that are this connection's turn (its socket became
+    /// writable, the client half-closed).
+    private func drainInNewSlice(_ context: ChannelHandlerContext) {
+        sliceEnd = ContinuousClock.now + Self.turnBudget
+        drain(context, until: sliceEnd)
     }
 
     private func flushOutbox(_ context: ChannelHandlerContext) {
@@ -260,7 +384,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     public func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { drain(context) }
+        if context.channel.isWritable { drainInNewSlice(context) }
         context.fireChannelWritabilityChanged()
     }
 
@@ -272,9 +396,9 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         case let e as ChannelEvent where e == .inputClosed:
             // The client has sent its last request (half-close): answer, then close.
             finishing = true
-            drain(context)
+            drainInNewSlice(context)
         case let idle as IdleStateHandler.IdleStateEvent where idle == .all:
-            if pending.isEmpty, deferred.isEmpty, reloadsInFlight == 0 {
+            if isIdle {
                 server.logger.debug("closing an idle connection")
                 closeAfterWriting(context)
             }
@@ -283,8 +407,11 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
+    /// Nothing read is waiting for an answer, here or with the workers.
+    private var isIdle: Bool { pending.isEmpty && offloaded.isEmpty && batch == nil && deferred.isEmpty && reloadsInFlight == 0 }
+
     private func finishIfDone(_ context: ChannelHandlerContext) {
-        guard finishing, !closing, pending.isEmpty, deferred.isEmpty, reloadsInFlight == 0 else { return }
+        guard finishing, !closing, isIdle else { return }
         closeAfterWriting(context)
     }
 
@@ -292,6 +419,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         guard !closing else { return }
         closing = true
         pending.removeAll()
+        offloaded.removeAll()
         deferred.removeAll()
         if !outcomes.isEmpty {
             server.stats.record(outcomes)
@@ -312,6 +440,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         pending.removeAll()
+        offloaded.removeAll()
         deferred.removeAll()
         if !outcomes.isEmpty {
             server.stats.record(outcomes)

@@ -15,8 +15,8 @@ import UnixSignals
 /// The Locus server: protocol v1 over TCP and Unix sockets at once, as a `Service`.
 ///
 /// Graceful shutdown (SIGTERM/SIGINT through a `ServiceGroup`, or `shutdown()`): stop accepting,
-/// stop reading new requests, answer every request already read, close, return. SIGHUP reloads
-/// the index (see `ServingIndex`).
+/// stop reading new requests, answer every request already read (those with the worker threads
+/// too), close, return. SIGHUP reloads the index (see `ServingIndex`).
 public final class LocusServer: Service, Sendable {
     public let configuration: ServerConfiguration
     public let index: ServingIndex
@@ -49,8 +49,14 @@ public final class LocusServer: Service, Sendable {
     public func run() async throws {
         let problems = configuration.problems()
         guard problems.isEmpty else { throw LocusError(.invalidArgument, problems.joined(separator: "; ")) }
-        let context = ServerContext(configuration: configuration, index: index, stats: stats, logger: logger)
+        let workers = NIOThreadPool(numberOfThreads: configuration.workerThreads)
+        workers.start()
+        let context = ServerContext(configuration: configuration, index: index, stats: stats, logger: logger, workers: workers)
+        var wakes: [any Channel] = []
         do {
+            for loop in group.makeIterator() {
+                wakes.append(try await Self.wakePipe(context.turns(on: loop), on: loop))
+            }
             for address in configuration.listen {
                 try await listen(on: address, context)
             }
@@ -58,6 +64,8 @@ public final class LocusServer: Service, Sendable {
             shutdown()
             try? await waitForListenersToClose()
             state.withLockedValue { $0.listeners.removeAll() }
+            for w in wakes { try? await w.close() }
+            try? await workers.shutdownGracefully()
             try? await group.shutdownGracefully()
             throw error
         }
@@ -92,6 +100,11 @@ public final class LocusServer: Service, Sendable {
         // The quiescing helpers complete a promise on the event loops when freed: free them while
         // the loops still run.
         state.withLockedValue { $0.listeners.removeAll() }
+        // Every connection has closed, and a connection closes gracefully only once its batch is
+        // back from the workers; a batch of one that was dropped can still be running, and hands
+        // its replies to a loop: stop the workers while the loops still run.
+        for w in wakes { try? await w.close() }
+        try await workers.shutdownGracefully()
         try await group.shutdownGracefully()
         logger.info("stopped")
     }
@@ -117,6 +130,24 @@ public final class LocusServer: Service, Sendable {
         for await _ in await UnixSignalsSequence(trapping: .sighup) {
             logger.info("SIGHUP: reloading the index")
             _ = try? await context.reload(path: nil, on: group.next(), reason: "SIGHUP").get()
+        }
+    }
+
+    /// A pipe `loop` watches, which its `LoopTurns` writes to in order to start a round after the
+    /// loop's next poll.
+    private static func wakePipe(_ turns: LoopTurns, on loop: any EventLoop) async throws -> any Channel {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw LocusError(.internalError, "cannot create the event loop's wake pipe") }
+        do {
+            return try await NIOPipeBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(LoopWake(turns)) }
+                }
+                .takingOwnershipOfDescriptors(input: fds[0], output: fds[1]).get()
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw LocusError(.internalError, "cannot watch the event loop's wake pipe: \(error)")
         }
     }
 

@@ -53,8 +53,18 @@ public enum ListenAddress: Sendable, Hashable, CustomStringConvertible {
 public struct ServerConfiguration: Sendable {
     /// Addresses to listen on, all at once. Default: `tcp://127.0.0.1:7878`.
     public var listen: [ListenAddress] = [.tcp(host: "127.0.0.1", port: 7878)]
-    /// Event-loop threads; each answers its connections' requests itself. Default: one per core.
+    /// Event-loop threads: each reads and writes its connections and answers their `info`,
+    /// `reverse` and `within` (microseconds each). Default: one per core.
     public var threads: Int = System.coreCount
+    /// Worker threads answering `geocode`, `suggest` and `within` with `nearest_within` (up to a
+    /// millisecond each on hostile input), so that they never hold up an event loop. Default: one
+    /// per core.
+    public var workerThreads: Int = System.coreCount
+    /// The worker threads' nice value (Linux), 0–19: how far below the event loops they run, so
+    /// that a loop gets a core at once when it has a read to answer while the workers keep every
+    /// core busy. Default 10. On a machine shared with other busy processes, a lower value gives
+    /// geocode more of the CPU against them, at the cost of the loops' latency under load.
+    public var workerNice: Int = 10
     /// Longest request line in bytes; a longer one is answered `too_large` and the connection
     /// closed, since the rest of the line cannot be told from the next request. Default 64 KiB.
     public var maximumLineBytes: Int = 65_536
@@ -63,8 +73,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumInFlightPerConnection: Int = 128
     /// Open connections; one more is answered `overloaded` and closed. Default 1,024.
     public var maximumConnections: Int = 1_024
-    /// A request not started within this many seconds of being read is answered `timeout`
-    /// instead of run. Default 5 s.
+    /// A request not started within this many seconds of being read (waiting for its connection's
+    /// turn or for a worker) is answered `timeout` instead of run. Default 5 s.
     public var requestTimeout: Double = 5
     /// A connection with nothing read or written for this many seconds is closed. Default 300 s.
     public var idleTimeout: Double = 300
@@ -89,6 +99,8 @@ public struct ServerConfiguration: Sendable {
         var out: [String] = []
         if listen.isEmpty { out.append("give at least one --listen address") }
         if threads < 1 { out.append("threads must be at least 1") }
+        if workerThreads < 1 { out.append("worker threads must be at least 1") }
+        if !(0...19).contains(workerNice) { out.append("the workers' nice value must be 0 … 19") }
         if maximumLineBytes < 1_024 { out.append("the line limit must be at least 1024 bytes") }
         if maximumInFlightPerConnection < 1 { out.append("in-flight requests per connection must be at least 1") }
         if maximumConnections < 1 { out.append("connections must be at least 1") }

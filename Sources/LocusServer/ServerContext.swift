@@ -3,7 +3,9 @@ import Foundation
 import LocusCore
 import LocusProtocol
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 
 /// What every connection of one server shares.
 public final class ServerContext: Sendable {
@@ -15,16 +17,32 @@ public final class ServerContext: Sendable {
     let decoder: RequestDecoder
     /// Reloads block for about a second; they run here, one at a time, never on an event loop.
     let reloadQueue = DispatchQueue(label: "locus.reload")
+    /// The threads that answer geocode and suggest (see `ConnectionHandler`). Nil: each
+    /// connection's own event loop answers them, on a later turn — for `EmbeddedChannel` tests,
+    /// whose loop no other thread may wake.
+    let workers: NIOThreadPool?
+    private let loopTurns = NIOLockedValueBox<[ObjectIdentifier: LoopTurns]>([:])
 
-    public init(configuration: ServerConfiguration, index: ServingIndex, stats: ServerStats, logger: Logger) {
+    public init(configuration: ServerConfiguration, index: ServingIndex, stats: ServerStats, logger: Logger, workers: NIOThreadPool? = nil) {
         self.configuration = configuration
         self.index = index
         self.stats = stats
         self.logger = logger
+        self.workers = workers
         tokens = AccessTokens(configuration.tokens)
         var limits = configuration.requestLimits
         limits.maximumLineBytes = configuration.maximumLineBytes
         decoder = RequestDecoder(limits: limits)
+    }
+
+    /// The rounds of `loop`'s connections that have used up their slice.
+    func turns(on loop: any EventLoop) -> LoopTurns {
+        loopTurns.withLockedValue { all in
+            if let t = all[ObjectIdentifier(loop)] { return t }
+            let t = LoopTurns(eventLoop: loop)
+            all[ObjectIdentifier(loop)] = t
+            return t
+        }
     }
 
     /// Reloads off the event loops and logs the outcome; the old index serves until it succeeds.

@@ -20,11 +20,13 @@ extension Locus {
 
         @Option(name: .long, help: ArgumentHelp("Listen here; repeatable: tcp://HOST:PORT or unix:/path. Default tcp://127.0.0.1:7878.", valueName: "url"))
         var listen: [String] = []
-        @Option(help: "Event-loop threads. Default: one per core.") var threads: Int?
+        @Option(help: "Event-loop threads (sockets, and the microsecond ops). Default: one per core.") var threads: Int?
+        @Option(help: "Worker threads for geocode and suggest. Default: one per core.") var workerThreads: Int?
+        @Option(help: "Nice value of the worker threads, below the event loops (0 … 19).") var workerNice: Int = 10
         @Option(help: "Longest request line in bytes.") var maxLineBytes: Int = 65_536
         @Option(help: "Requests one connection may have outstanding before the server stops reading it.") var maxInFlight: Int = 128
         @Option(help: "Open connections before new ones are refused as overloaded.") var maxConnections: Int = 1_024
-        @Option(help: "Seconds a request may wait before it is answered 'timeout'.") var requestTimeout: Double = 5
+        @Option(help: "Seconds a request may wait to start (for its turn or a worker) before it is answered 'timeout'.") var requestTimeout: Double = 5
         @Option(help: "Seconds of silence before a connection is closed.") var idleTimeout: Double = 300
         @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
         var tokenFile: String?
@@ -38,12 +40,15 @@ extension Locus {
             }
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be trace, debug, info, notice, warning or error") }
             if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+            if let workerThreads, workerThreads < 1 { throw ValidationError("--worker-threads must be at least 1") }
         }
 
         func configuration() throws -> ServerConfiguration {
             var c = ServerConfiguration()
             if !listen.isEmpty { c.listen = listen.compactMap(ListenAddress.init) }
             if let threads { c.threads = threads }
+            if let workerThreads { c.workerThreads = workerThreads }
+            c.workerNice = workerNice
             c.maximumLineBytes = maxLineBytes
             c.maximumInFlightPerConnection = maxInFlight
             c.maximumConnections = maxConnections

@@ -70,7 +70,25 @@ import Testing
     /// Sends lines in one read, runs what the handler scheduled, and returns every reply written.
     func exchange(_ channel: EmbeddedChannel, _ lines: [String]) throws -> [[String: Any]] {
         try channel.writeInbound(ByteBuffer(string: lines.map { $0 + "\n" }.joined()))
+        settle(channel)
+        var replies: [[String: Any]] = []
+        while var b = try channel.readOutbound(as: ByteBuffer.self) {
+            let text = b.readString(length: b.readableBytes) ?? ""
+            for line in text.split(separator: "\n") {
+                replies.append(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))
+            }
+        }
+        return replies
+    }
+
+    /// Runs everything the handler scheduled, including batches for the workers (which, without
+    /// worker threads, run on this loop).
+    func settle(_ channel: EmbeddedChannel) {
         channel.embeddedEventLoop.run()
+    }
+
+    /// Every reply line written so far.
+    func replies(_ channel: EmbeddedChannel) throws -> [[String: Any]] {
         var replies: [[String: Any]] = []
         while var b = try channel.readOutbound(as: ByteBuffer.self) {
             let text = b.readString(length: b.readableBytes) ?? ""
@@ -113,7 +131,7 @@ import Testing
         bytes.writeString(String(repeating: "[", count: 200) + "\n")
         bytes.writeString(#"{"id":3,"op":"ping"}"# + "\n")
         try ch.writeInbound(bytes)
-        ch.embeddedEventLoop.run()
+        settle(ch)
         var text = ""
         while var b = try ch.readOutbound(as: ByteBuffer.self) { text += b.readString(length: b.readableBytes) ?? "" }
         let replies = try text.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -134,6 +152,58 @@ import Testing
         let two = try #require(replies.first { $0["id"] as? Int == 2 })
         #expect((two["result"] as? [String: Any])?["cancelled"] as? Int == 1)
         #expect(Self.code(try #require(replies.first { $0["id"] as? Int == 3 })) == "not_found")
+    }
+
+    @Test func cancelReachesARequestHandedToTheWorkersButNotYetStarted() throws {
+        let (ch, stats) = try channel()
+        // One read: the three geocodes go to the workers as one batch, which has not run yet.
+        try ch.writeInbound(ByteBuffer(string: (1...3).map { #"{"id":\#($0),"op":"geocode","text":"6132 ne 34th ave"}"# + "\n" }.joined()))
+        try ch.writeInbound(ByteBuffer(string: #"{"id":"c","op":"cancel","request":2}"# + "\n"))
+        settle(ch)
+        let replies = try replies(ch)
+        #expect(replies.count == 4)
+        for id in [1, 3] {
+            #expect(try #require(replies.first { $0["id"] as? Int == id })["ok"] as? Bool == true)
+        }
+        #expect(replies.filter { $0["id"] as? Int == 2 }.map(Self.code) == ["cancelled"])
+        #expect((try #require(replies.first { $0["id"] as? String == "c" })["result"] as? [String: Any])?["cancelled"] as? Int == 2)
+        // The worker skipped it: two geocodes ran.
+        #expect(stats.snapshot(serving.generation).requests["geocode"] == ["ok": 2, "cancelled": 1])
+    }
+
+    @Test func manyGeocodesAndSuggestionsAreEachAnsweredOnceThroughTheWorkers() throws {
+        let (ch, _) = try channel()
+        // More than a batch holds, mixed with requests answered on the loop.
+        let lines = (0..<100).map { i in
+            switch i % 4 {
+            case 0: #"{"id":\#(i),"op":"geocode","text":"6132 ne 34th ave"}"#
+            case 1: #"{"id":\#(i),"op":"suggest","text":"killingsw"}"#
+            case 2: #"{"id":\#(i),"op":"within","location":{"x":-122.75,"y":45.45},"nearest_within":3000}"#
+            default: #"{"id":\#(i),"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"#
+            }
+        }
+        let replies = try exchange(ch, lines)
+        #expect(replies.count == 100)
+        #expect(Set(replies.compactMap { $0["id"] as? Int }) == Set(0..<100))
+        #expect(replies.allSatisfy { $0["ok"] as? Bool == true })
+    }
+
+    @Test func aGeocodeThatWaitedPastTheDeadlineForAWorkerIsAnsweredTimeout() throws {
+        let (ch, stats) = try channel { $0.requestTimeout = 0.000_000_1 }
+        let replies = try exchange(ch, [#"{"id":1,"op":"geocode","text":"6132 ne 34th ave"}"#, #"{"id":2,"op":"suggest","text":"6132 ne"}"#])
+        #expect(replies.map(Self.code) == ["timeout", "timeout"])
+        #expect(stats.snapshot(serving.generation).requests["geocode"]?["timeout"] == 1)
+    }
+
+    @Test func quiescingWaitsForTheWorkersThenCloses() throws {
+        let (ch, _) = try channel()
+        try ch.writeInbound(ByteBuffer(string: (0..<5).map { #"{"id":\#($0),"op":"geocode","text":"6132 ne 34th ave"}"# + "\n" }.joined()))
+        ch.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        // The batch is with the workers: the connection stays open for its replies.
+        #expect(ch.isActive)
+        settle(ch)
+        #expect(try replies(ch).filter { $0["ok"] as? Bool == true }.count == 5)
+        #expect(!ch.isActive)
     }
 
     @Test func tokensGateEverythingButPingAndAuth() throws {
@@ -176,7 +246,7 @@ import Testing
         let (ch, _) = try channel()
         try ch.writeInbound(ByteBuffer(string: (0..<10).map { #"{"id":\#($0),"op":"within","location":{"x":-122.63,"y":45.57}}"# + "\n" }.joined()))
         ch.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
-        ch.embeddedEventLoop.run()
+        settle(ch)
         var count = 0
         while var b = try ch.readOutbound(as: ByteBuffer.self) { count += (b.readString(length: b.readableBytes) ?? "").split(separator: "\n").count }
         #expect(count == 10)
@@ -187,7 +257,7 @@ import Testing
         let (ch, _) = try channel()
         _ = try exchange(ch, [#"{"id":1,"op":"ping"}"#])
         ch.pipeline.fireUserInboundEventTriggered(IdleStateHandler.IdleStateEvent.all)
-        ch.embeddedEventLoop.run()
+        settle(ch)
         #expect(!ch.isActive)
     }
 
@@ -195,7 +265,7 @@ import Testing
         let (ch, _) = try channel()
         try ch.writeInbound(ByteBuffer(string: #"{"id":1,"op":"within","location":{"x":-122.63,"y":45.57}}"# + "\n"))
         ch.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
-        ch.embeddedEventLoop.run()
+        settle(ch)
         var text = ""
         while var b = try ch.readOutbound(as: ByteBuffer.self) { text += b.readString(length: b.readableBytes) ?? "" }
         #expect(text.contains(#""id":1,"ok":true"#))
@@ -215,7 +285,7 @@ import Testing
         #expect(reads.count == readsBefore, "a read was let through with a full queue")
         ch.isWritable = true
         ch.pipeline.fireChannelWritabilityChanged()
-        ch.embeddedEventLoop.run()
+        settle(ch)
         #expect(reads.count > readsBefore, "the held read was not issued once the queue drained")
     }
 }
