@@ -12,7 +12,7 @@ import NIOPosix
 ///
 /// These can take a millisecond each on hostile input (`locus bench worst-case`); on the event
 /// loop, a few hundred of them would hold every other connection of that loop for hundreds of
-/// milliseconds (a `ping` waited 0.2–0.7 s behind four connections pipelining them). A connection hands the workers at most one batch at a time, so the workers'
+/// milliseconds (a `ping` waited 0.1–0.7 s, p50, behind four connections pipelining them). A connection hands the workers at most one batch at a time, so the workers'
 /// queue holds at most one batch per open connection, and a batch gives its thread back after
 /// `timeBudget` even if requests remain: those return to the connection unstarted, still
 /// cancellable, and go to the back of the workers' queue with the connection's next batch.
