@@ -122,7 +122,7 @@ import Testing
     /// When the server's own replies did not count (issue 10), 3.9 MB of such lines took a
     /// server from 165 to 430 MB in 10 s.
     @Test func aClientThatSendsMegabytesAndNeverReadsLeavesTheServersMemoryFlat() async throws {
-        let serve = try ServeCommandTests.ServeProcess(index: try TestSupport.portlandIndexPath())
+        let serve = try ServeProcess(index: try TestSupport.portlandIndexPath())
         _ = try await serve.waitUntilServing()
         let pid = serve.process.processIdentifier
         let other = try await LocusClient.connect(to: .unix(path: serve.socket))
