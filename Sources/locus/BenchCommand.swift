@@ -13,7 +13,7 @@ extension Locus {
             60 m in x and y, where a field app's points fall. --write-points saves them as CSV
             (x,y) so a peer can be timed on exactly the same points.
             """,
-            subcommands: [WithinBench.self, ReverseBench.self, GEOSWithinBench.self, SuggestBench.self, GeocodeBench.self, ServerBench.self, ProtocolBench.self, StartupBench.self, TypedAddresses.self, WorstCaseBench.self]
+            subcommands: [WithinBench.self, ReverseBench.self, GEOSWithinBench.self, SuggestBench.self, GeocodeBench.self, ServerBench.self, ProtocolBench.self, StartupBench.self, TypedAddresses.self, WorstCaseBench.self, AttackBench.self]
         )
     }
 }
