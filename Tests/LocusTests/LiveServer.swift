@@ -264,7 +264,7 @@ final class ServeProcess {
 
 /// Clients that ask without pause until stopped, each on a connection of its own, reconnecting
 /// whenever theirs is lost, and count what they got: answers right and wrong, error replies, lost
-/// connections. Every question has a known answer (reverse and within at 6132 NE 34th Ave).
+/// connections. Every question has a known answer (reverse, geocode and within at 6132 NE 34th Ave).
 final class LoadClients: Sendable {
     struct Counts: Sendable {
         var ok = 0
@@ -308,9 +308,14 @@ final class LoadClients: Sendable {
                     do {
                         let reply: ClientReply
                         let right: Bool
-                        if i % 2 == 0 {
+                        if i % 3 == 0 {
                             reply = try await c.send(op: "reverse", ["location": point])
                             right = (try? reply.decode(ReverseReply.self))?.address?.address == "6132 NE 34th Ave, Portland, OR 97211"
+                        } else if i % 3 == 1 {
+                            // Answered on the worker threads, not the event loop: it too must take
+                            // the index current when it starts.
+                            reply = try await c.send(op: "geocode", ["text": .string("6132 NE 34th Ave")])
+                            right = (try? reply.decode(GeocodeResult.self))?.candidates.first?.address == "6132 NE 34th Ave, Portland, OR 97211"
                         } else {
                             reply = try await c.send(op: "within", ["location": point])
                             right = (try? reply.decode(WithinResult.self))?.features.first?.name == "Concordia"
