@@ -93,6 +93,11 @@ public final class AddressSearch: Sendable {
     /// typo allowance can match nothing, so it costs no deletions (which grow as its square).
     let longestCore: Int
     let longestWord: Int
+    /// Every character of every core key and vocabulary word. A typed character outside it costs
+    /// an edit whatever it is matched to, so a word with more of them than its typo allowance can
+    /// match nothing, and one with fewer is matched by its deletions without them: garbage (U+FFFD,
+    /// control characters) costs no deletions, which are slowest for text outside ASCII.
+    let typoAlphabet: Set<Character>
     /// Addresses by house number, for suggestions that start with one.
     let byNumber: [Int32: [Int32]]
     let postcodes: [Area]
@@ -207,6 +212,10 @@ public final class AddressSearch: Sendable {
         }
         self.vocabulary = vocabulary
         longestWord = vocabulary.map(\.count).max() ?? 0
+        var alphabet = Set<Character>()
+        for key in byCore.keys { alphabet.formUnion(key) }
+        for word in vocabulary { alphabet.formUnion(word) }
+        typoAlphabet = alphabet
         self.vocabularyIndex = vocabularyIndex
         self.postings = postings
 
@@ -281,12 +290,12 @@ public final class AddressSearch: Sendable {
     /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
     func fuzzyCores(_ key: String) -> [(String, Int)] {
         let depth = EditDistance.allowance(forLength: key.count + 2)
-        guard depth > 0, key.count - depth <= longestCore else { return [] }
+        guard depth > 0, key.count - depth <= longestCore, let (known, depthLeft) = withoutUnknownCharacters(key, depth: depth) else { return [] }
         var seen = Set<String>()
         var out: [(String, Int)] = []
         let index = typos.cores
         let digits = Self.digits(key)
-        for d in EditDistance.deletions(key, depth: depth) {
+        for d in EditDistance.deletions(known, depth: depthLeft) {
             // A numbered street is never a typo of another number: "5th" is not "57th", "2nd" not "52nd".
             for candidate in index[d] ?? [] where seen.insert(candidate).inserted && Self.digits(candidate) == digits {
                 let allowance = EditDistance.allowance(forLength: max(key.count, candidate.count))
@@ -306,17 +315,28 @@ public final class AddressSearch: Sendable {
     /// Vocabulary words within the typo allowance of a whole word.
     func fuzzyWords(_ word: String) -> [(Int32, Int)] {
         let depth = EditDistance.allowance(forLength: word.count + 2)
-        guard depth > 0, word.count - depth <= longestWord else { return [] }
+        guard depth > 0, word.count - depth <= longestWord, let (known, depthLeft) = withoutUnknownCharacters(word, depth: depth) else { return [] }
         var seen = Set<Int32>()
         var out: [(Int32, Int)] = []
         let index = typos.words
-        for d in EditDistance.deletions(word, depth: depth) {
+        for d in EditDistance.deletions(known, depth: depthLeft) {
             for w in index[d] ?? [] where seen.insert(w).inserted && Self.digits(vocabulary[Int(w)]) == Self.digits(word) {
                 let allowance = EditDistance.allowance(forLength: max(word.count, vocabulary[Int(w)].count))
                 if allowance > 0, let dist = EditDistance.distance(word, vocabulary[Int(w)], limit: allowance), dist > 0 { out.append((w, dist)) }
             }
         }
         return out
+    }
+
+    /// The typed text without the characters no name has, and the deletions left once they are
+    /// deleted; nil when they alone are more edits than `depth`. The deletions of the result are
+    /// exactly those of `text` that can equal a name's.
+    func withoutUnknownCharacters(_ text: String, depth: Int) -> (String, Int)? {
+        var unknown = 0
+        for c in text where !typoAlphabet.contains(c) { unknown += 1 }
+        guard unknown > 0 else { return (text, depth) }
+        guard unknown <= depth else { return nil }
+        return (String(text.filter { typoAlphabet.contains($0) }), depth - unknown)
     }
 
     /// Indexes into `vocabulary` of the words starting with `prefix`.

@@ -86,4 +86,27 @@ import Testing
             #expect(Set(inputs.map { String($0.delimiter) }) == [expected], "\(header.debugDescription)")
         }
     }
+
+    /// The geocoder fuzzer: 49 bytes shaped like an intersection, full of U+FFFD and control
+    /// characters, took 7–12 ms in a release build (the bound is 10), building the typo deletions
+    /// of the garbage again for each street it tried (and hashing non-ASCII strings is slow).
+    /// Characters no street name has now cost an edit each up front, and no deletions.
+    @Test(.timeLimit(.minutes(1)))
+    func charactersNoNameHasCostNoTypoSearch() throws {
+        let index = try TestSupport.portland()
+        index.search?.prepare()
+        let locator = Locator(index: index)
+        let found = "61t & th land rlgr\u{FFFD}  or`e\u{8}\u{5}\u{0}orr\u{FFFD}\u{FFFD}and\u{FFFD}|\u{7}\u{FFFD}r\u{0}\u{0}\u{0}\u{0}\u{FFFD}\u{FFFD}\u{3DE}"
+        let clock = ContinuousClock()
+        var times: [Duration] = []
+        for _ in 0..<11 {
+            let start = clock.now
+            #expect(try locator.geocode(GeocodeRequest(.text(found))).candidates.isEmpty)
+            times.append(clock.now - start)
+        }
+        #expect(times.sorted()[5] < .milliseconds(2), "median of 11")
+        // A character no name has is still a typo like any other: one in place of a letter matches.
+        let typo = try locator.geocode(GeocodeRequest(.text("NE Killingsw\u{FFFD}rth St & NE 34th Ave")))
+        #expect(typo.candidates.first?.address.hasPrefix("NE Killingsworth St & NE 34th Ave") == true)
+    }
 }

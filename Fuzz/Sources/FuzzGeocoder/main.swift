@@ -67,8 +67,10 @@ Fuzzer.run { input in
     // The same bytes as fields: split at "|" into number, street, city, postcode.
     let parts = text.split(separator: "|", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
     let field = { (i: Int) in i < parts.count && !parts[i].isEmpty ? parts[i] : nil }
-    let fields = GeocodeRequest(.fields(number: field(0), street: field(1), city: field(2), postcode: field(3)))
-    _ = geocode(fields, inBounds: within(parts.joined(separator: " ")), "geocode fields", input: input)
+    let given = [field(0), field(1), field(2), field(3)]
+    let fields = GeocodeRequest(.fields(number: given[0], street: given[1], city: given[2], postcode: given[3]))
+    // The limits apply to the fields given, together.
+    _ = geocode(fields, inBounds: within(given.compactMap { $0 }.joined(separator: " ")), "geocode fields", input: input)
 
     _ = geocode(GeocodeRequest(.key(text)), inBounds: text.utf8.count <= QueryLimits.maximumKeyBytes, "geocode key", input: input)
 
