@@ -33,23 +33,40 @@ public enum EditDistance {
         return previous[m] <= limit ? previous[m] : nil
     }
 
-    /// Every string made by deleting up to `depth` characters (the key space of a deletion index).
+    /// Every string made by deleting up to `depth` characters (the key space of a deletion index),
+    /// none of them empty.
+    ///
+    /// Each is made once per set of positions deleted, from the word's bytes when it is ASCII (as
+    /// nearly every name and typed word is): a query's typo search makes hundreds of them per word,
+    /// and going through `Character`s and a set per round took 0.5 ms for a 25-letter word.
     public static func deletions(_ word: String, depth: Int) -> Set<String> {
-        var out: Set<String> = [word]
-        var frontier: Set<String> = [word]
-        for _ in 0..<depth {
-            var next: Set<String> = []
-            for w in frontier where w.count > 1 {
-                let chars = Array(w)
-                for i in 0..<chars.count {
-                    var c = chars
-                    c.remove(at: i)
-                    next.insert(String(c))
-                }
-            }
-            out.formUnion(next)
-            frontier = next
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {
+            return deletions(of: Array(word.utf8), depth: depth) { String(decoding: $0, as: UTF8.self) }
         }
+        return deletions(of: Array(word), depth: depth) { String($0) }
+    }
+
+    private static func deletions<Element>(of items: [Element], depth: Int, _ make: ([Element]) -> String) -> Set<String> {
+        var out: Set<String> = []
+        var deleted: [Int] = []
+        var kept: [Element] = []
+        kept.reserveCapacity(items.count)
+        // Positions are deleted in increasing order, so each set of them is visited once.
+        func visit(from start: Int) {
+            kept.removeAll(keepingCapacity: true)
+            var next = 0
+            for (i, e) in items.enumerated() {
+                if next < deleted.count, deleted[next] == i { next += 1 } else { kept.append(e) }
+            }
+            out.insert(make(kept))
+            guard deleted.count < depth, items.count - deleted.count > 1 else { return }
+            for i in start..<items.count {
+                deleted.append(i)
+                visit(from: i + 1)
+                deleted.removeLast()
+            }
+        }
+        visit(from: 0)
         return out
     }
 }

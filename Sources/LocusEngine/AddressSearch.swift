@@ -312,6 +312,20 @@ public final class AddressSearch: Sendable {
         String(s.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
     }
 
+    /// Street names' typo matches already worked out for one query. An intersection tries each
+    /// street again with the other's direction, and a direction is not part of the name: the same
+    /// name's typo search ran up to ten times in one query (8.5 ms for 74 bytes the fuzzer found).
+    final class TypoMemo {
+        private var cores: [String: [(String, Int)]] = [:]
+
+        func fuzzyCores(_ key: String, in search: AddressSearch) -> [(String, Int)] {
+            if let known = cores[key] { return known }
+            let found = search.fuzzyCores(key)
+            cores[key] = found
+            return found
+        }
+    }
+
     /// Vocabulary words within the typo allowance of a whole word.
     func fuzzyWords(_ word: String) -> [(Int32, Int)] {
         let depth = EditDistance.allowance(forLength: word.count + 2)

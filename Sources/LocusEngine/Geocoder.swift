@@ -255,16 +255,16 @@ extension AddressSearch {
     ///
     /// A synonym's street competes with what the text names as typed (an old name may still be a
     /// street elsewhere), one point behind it.
-    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false) -> [(Int32, Double, [String])] {
-        guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly) }
+    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false, memo: TypoMemo? = nil) -> [(Int32, Double, [String])] {
+        guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly, memo: memo) }
         let note = "\"\(typed.joined(separator: " "))\" read as \"\(replaced.joined(separator: " "))\" (synonym, −1)"
         var best: [Int32: (Double, [String])] = [:]
-        for (s, p, n) in matchStreetNames(replaced, fuzzyOnly: fuzzyOnly) { best[s] = (p + 1, [note] + n) }
-        for (s, p, n) in matchStreetNames(typed, fuzzyOnly: fuzzyOnly) where p < best[s]?.0 ?? .infinity { best[s] = (p, n) }
+        for (s, p, n) in matchStreetNames(replaced, fuzzyOnly: fuzzyOnly, memo: memo) { best[s] = (p + 1, [note] + n) }
+        for (s, p, n) in matchStreetNames(typed, fuzzyOnly: fuzzyOnly, memo: memo) where p < best[s]?.0 ?? .infinity { best[s] = (p, n) }
         return best.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
     }
 
-    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool) -> [(Int32, Double, [String])] {
+    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool, memo: TypoMemo? = nil) -> [(Int32, Double, [String])] {
         var baseNotes: [String] = []
         var parts = StreetNameParts(tokens: tokens)
         var basePenalty = 0.0
@@ -322,7 +322,7 @@ extension AddressSearch {
             collect(core, penalty: 5, note: "\"\(key)\" read as short for \"\(core)\" (−5)")
         }
         if found.isEmpty {
-            for (candidate, distance) in fuzzyCores(key) {
+            for (candidate, distance) in memo?.fuzzyCores(key, in: self) ?? fuzzyCores(key) {
                 collect(candidate, penalty: Double(8 * distance), note: "name \"\(key)\" matched \"\(candidate)\" with \(distance) edit\(distance > 1 ? "s" : "") (−\(8 * distance))")
             }
         }

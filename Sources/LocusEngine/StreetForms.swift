@@ -104,7 +104,8 @@ extension AddressSearch {
     /// ("27TH & NE SARATOGA ST"): a street typed without a direction takes the other's, when
     /// streets so named exist.
     func crossingStreets(_ a: [String], _ b: [String]) -> ([(Int32, Double, [String])], [(Int32, Double, [String])]) {
-        let ma = matchStreets(a), mb = matchStreets(b)
+        let memo = TypoMemo()
+        let ma = matchStreets(a, memo: memo), mb = matchStreets(b, memo: memo)
         func inheriting(_ x: [String], _ mx: [(Int32, Double, [String])], from y: [String], _ my: [(Int32, Double, [String])]) -> [(Int32, Double, [String])] {
             guard StreetNameParts(tokens: x).predirectional == nil else { return mx }
             // The direction typed on the other street, or else those of its best matches ("Raleigh & 21st").
@@ -118,7 +119,7 @@ extension AddressSearch {
             }
             var found: [(Int32, Double, [String])] = []
             for d in directions.prefix(4) where x.first != d {
-                found += matchStreets([d] + x).map { ($0.0, $0.1, $0.2 + ["direction \(d) taken from the cross street"]) }
+                found += matchStreets([d] + x, memo: memo).map { ($0.0, $0.1, $0.2 + ["direction \(d) taken from the cross street"]) }
             }
             return found.isEmpty ? mx : found
         }

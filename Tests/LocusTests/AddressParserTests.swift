@@ -56,4 +56,34 @@ import Testing
         #expect(EditDistance.allowance(forLength: 4) == 1)
         #expect(EditDistance.allowance(forLength: 8) == 2)
     }
+
+    /// The deletion keys are made from bytes for ASCII words: the same set as deleting characters
+    /// one round at a time, for ASCII, accented and emoji words, repeated letters and short words.
+    @Test func deletionsAreEveryWayOfDeletingUpToDepthCharacters() {
+        func reference(_ word: String, _ depth: Int) -> Set<String> {
+            var out: Set<String> = [word], frontier: Set<String> = [word]
+            for _ in 0..<depth {
+                var next: Set<String> = []
+                for w in frontier where w.count > 1 {
+                    let chars = Array(w)
+                    for i in chars.indices { var c = chars; c.remove(at: i); next.insert(String(c)) }
+                }
+                out.formUnion(next)
+                frontier = next
+            }
+            return out
+        }
+        var rng = SeededGenerator(seed: 7)
+        let alphabet = Array("abcab12 ée\u{301}🌲")
+        var words = ["", "a", "ab", "killingsworth", "mississippi", "cesar e chavez", "café", "e\u{301}te"]
+        for _ in 0..<200 {
+            words.append(String((0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }))
+        }
+        for word in words {
+            for depth in 0...3 {
+                #expect(EditDistance.deletions(word, depth: depth) == reference(word, depth), "\(word.debugDescription) depth \(depth)")
+            }
+        }
+        #expect(EditDistance.deletions("abcd", depth: 2).count == 1 + 4 + 6)
+    }
 }
