@@ -63,13 +63,14 @@ final class GEOSTree {
 /// Locus answers from `BoundaryLayer`; this is the reference it is tested against and the
 /// "raw GEOS loop" it is benchmarked against. Not thread-safe: one per thread.
 public final class GEOSReferenceLayer {
-    private let context = GEOSContext()
+    private let context: GEOSContext
     private var prepared: [GEOSPrepared] = []
     private let tree: GEOSTree
     private let hits = GEOSTree.Hits()
 
     /// - Parameter polygons: WKB in lon/lat, in the layer's rank order.
     public init(polygonsWKB: [[UInt8]]) throws(LocusError) {
+        context = try GEOSContext()
         tree = try GEOSTree(context: context)
         for (i, wkb) in polygonsWKB.enumerated() {
             let g = try context.readWKB(wkb)
