@@ -65,8 +65,16 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
-        // What the tests and the fuzz targets hold Locus to: the reference JSON comparison.
-        .target(name: "LocusTesting", dependencies: ["LocusProtocol"]),
+        // What the tests and the fuzz targets hold Locus to: the reference JSON comparison; and the
+        // load generator that attacks a server (the tests and `locus-bench attack`).
+        .target(
+            name: "LocusTesting",
+            dependencies: [
+                "LocusProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "locus",
             dependencies: [
