@@ -39,8 +39,10 @@ final class SQLiteDatabase {
     static func error(_ rc: Int32, extended: Int32, message: String, what: String, sql: String?, path: String) -> LocusError {
         let primary = rc & 0xFF
         let code: ErrorCode = (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) ? .invalidIndex : .internalError
+        // The code's own text only when the message is not that text already.
         let name = String(cString: sqlite3_errstr(extended))
-        var text = "\(what) on \(URL(fileURLWithPath: path).lastPathComponent): \(message) (SQLite result code \(extended): \(name))"
+        let result = name == message ? "SQLite result code \(extended)" : "SQLite result code \(extended): \(name)"
+        var text = "\(what) on \(URL(fileURLWithPath: path).lastPathComponent): \(message) (\(result))"
         if let sql { text += " in `\(sql)`" }
         return LocusError(code, text)
     }
