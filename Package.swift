@@ -3,18 +3,23 @@ import PackageDescription
 
 // Layers depend one way: C system libraries → LocusCore (values, no C) →
 // LocusEngine (owns every C handle) → LocusProtocol → the `locus` executable.
+// Development tools sit beside the product, never under it: LocusEvaluation (synthetic
+// evaluations, the GEOS reference layer), LocusTesting and the `locus-bench` executable are
+// linked by the tests, the benchmarks and the fuzzers, not by `locus` or the LocusEngine library.
 let package = Package(
     name: "Locus",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "locus", targets: ["locus"]),
         .library(name: "LocusEngine", targets: ["LocusEngine"]),
-        // For the fuzz targets (Fuzz/, a package of their own).
+        .executable(name: "locus-bench", targets: ["locus-bench"]),
+        // For the fuzz targets and the micro-benchmarks (Fuzz/ and Benchmarks/, packages of their own).
         .library(name: "LocusCore", targets: ["LocusCore"]),
         .library(name: "LocusProtocol", targets: ["LocusProtocol"]),
         .library(name: "LocusServer", targets: ["LocusServer"]),
         .library(name: "LocusBatch", targets: ["LocusBatch"]),
         .library(name: "LocusTesting", targets: ["LocusTesting"]),
+        .library(name: "LocusEvaluation", targets: ["LocusEvaluation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,8 +70,19 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
-        // What the tests and the fuzz targets hold Locus to: the reference JSON comparison.
-        .target(name: "LocusTesting", dependencies: ["LocusProtocol"]),
+        // What the tests and the fuzz targets hold Locus to: the reference JSON comparison; and the
+        // load generator that attacks a server (the tests and `locus-bench attack`).
+        .target(
+            name: "LocusTesting",
+            dependencies: [
+                "LocusProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Synthetic evaluations (queries written from the index's own addresses) and the GEOS
+        // reference layer that BoundaryLayer is tested and benchmarked against.
+        .target(name: "LocusEvaluation", dependencies: ["LocusCore", "LocusEngine", "CGEOS"]),
         .executableTarget(
             name: "locus",
             dependencies: [
@@ -79,12 +95,24 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // The benchmarks behind BENCHMARKS.md: in process, against peers, the server and its start-up.
+        .executableTarget(
+            name: "locus-bench",
+            dependencies: [
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusEvaluation", "LocusTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // Fixtures live in Tests/Fixtures and are found from the test sources' path; the CLI tests
-        // run the `locus` binary built beside the test bundle.
+        // run the `locus` and `locus-bench` binaries built beside the test bundle.
         .testTarget(
             name: "LocusTests",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "LocusTesting", "CSQLite",
+                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "LocusTesting", "LocusEvaluation", "CSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

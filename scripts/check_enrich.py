@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Match rate and accuracy of a `locus enrich` run over `locus bench typed-addresses` output:
+"""Match rate and accuracy of a `locus enrich` run over `locus-bench typed-addresses` output:
 how many rows matched, and how many landed within 25 m of the address's true position.
 
     python3 scripts/check_enrich.py enriched.csv

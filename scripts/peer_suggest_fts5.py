@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The naive peer for `locus bench suggest`: SQLite FTS5 prefix search, ORDER BY rank.
+"""The naive peer for `locus-bench suggest`: SQLite FTS5 prefix search, ORDER BY rank.
 
 Builds an FTS5 table of every formatted address from a Locus index, then times the same
-keystrokes `locus bench suggest --write-prefixes FILE` wrote: every typed word must match,
+keystrokes `locus-bench suggest --write-prefixes FILE` wrote: every typed word must match,
 the last one as a prefix, best rank first, 5 results.
 
     python3 scripts/peer_suggest_fts5.py --index Index/portland.locus --prefixes /tmp/prefixes.txt

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The shapely 2 peer for `locus bench within`: STRtree + vectorised contains_xy over the same points.
+"""The shapely 2 peer for `locus-bench within`: STRtree + vectorised contains_xy over the same points.
 
-    locus bench within --points 1000000 --write-points /tmp/pts.csv
+    locus-bench within --points 1000000 --write-points /tmp/pts.csv
     python3 scripts/peer_within_shapely.py --layer ../shared/data/portland/neighborhoods.geojson --points /tmp/pts.csv
 
 Prints points/s, best of --repeats, timing only the query (points already in numpy arrays, the

@@ -9,7 +9,7 @@ struct Locus: AsyncParsableCommand {
         commandName: "locus",
         abstract: "Offline geocoding and spatial queries over one index file.",
         version: LocusVersion.current,
-        subcommands: [Index.self, Serve.self, Within.self, Reverse.self, Suggest.self, Geocode.self, Enrich.self, Assign.self, Eval.self, Bench.self]
+        subcommands: [Index.self, Serve.self, Within.self, Reverse.self, Suggest.self, Geocode.self, Enrich.self, Assign.self, Eval.self]
     )
 }
 

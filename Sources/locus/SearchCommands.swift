@@ -162,7 +162,7 @@ extension Locus {
 extension Locus {
     struct Eval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Measure geocoding accuracy: against a ground-truth file (--truth), or on queries made from the index itself (--synthetic).",
+            abstract: "Measure geocoding accuracy against a ground-truth file of your own (--truth).",
             discussion: """
             --truth FILE: a CSV (or .csv.gz) of addresses recorded at known positions (columns \
             guessed like `locus assign`/`enrich`, or named). Each recorded address is parsed as the \
@@ -183,19 +183,13 @@ extension Locus {
             wrong_number, right_street_too_far (by match type). Rows not among the index's points \
             are also split by input: range, qualifier, corner, leading_zero, no_number, plain.
 
-            Without --truth (or with --synthetic): the synthetic evaluation, query variants written \
-            from the index's own addresses and reverse points placed in front of them.
-
-            Examples: locus eval --truth ../shared/data/portland/street_trees_dev.csv.gz
-                      locus eval --synthetic --sample 2000
+            Example: locus eval --truth ../shared/data/portland/street_trees_dev.csv.gz
             """
         )
         enum Part: String, ExpressibleByArgument, CaseIterable { case reverse, forward }
 
         @Option(help: ArgumentHelp("Ground-truth CSV (or .csv.gz): an address and the x/y where it was recorded.", valueName: "file"))
-        var truth: String?
-        @Flag(help: "The synthetic evaluation: queries made from the index's own addresses (the default without --truth).")
-        var synthetic = false
+        var truth: String
         @Option(help: ArgumentHelp("With --truth: column with the address.", valueName: "name")) var addressColumn: String?
         @Option(help: ArgumentHelp("With --truth: column with x (longitude).", valueName: "name")) var xColumn: String?
         @Option(help: ArgumentHelp("With --truth: column with y (latitude).", valueName: "name")) var yColumn: String?
@@ -209,15 +203,9 @@ extension Locus {
         @Option(help: ArgumentHelp("With --truth: only reverse or only forward geocoding (default both).", valueName: "reverse|forward"))
         var only: Part?
         @Flag(help: "With --truth: the whole report as one JSON object.") var json = false
-        @Option(help: "Synthetic: addresses sampled.") var sample: Int = 2_000
-        @Option(help: "Synthetic: addresses held out to test interpolation.") var heldOut: Int = 500
-        @Option(help: "Synthetic: seed.") var seed: UInt64 = 1
-        @Flag(help: "Synthetic: list failed queries.") var failures = false
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
-            guard sample > 0, heldOut >= 0 else { throw ValidationError("--sample must be positive, --held-out ≥ 0") }
-            if synthetic, truth != nil { throw ValidationError("--synthetic and --truth are two evaluations: give one") }
             guard wkid > 0 else { throw ValidationError("--wkid must be a positive wkid") }
             guard distance.isFinite, distance > 0 else { throw ValidationError("--distance must be a positive number of metres") }
             guard (0...10_000).contains(examples) else { throw ValidationError("--examples must be 0 … 10000") }
@@ -225,7 +213,6 @@ extension Locus {
         }
 
         func run() async throws {
-            guard let truth else { return try runSynthetic() }
             do {
                 var options = TruthEvaluationOptions()
                 options.addressColumn = addressColumn
@@ -246,36 +233,6 @@ extension Locus {
                 }
             } catch {
                 throw fail(error, json: json)
-            }
-        }
-
-        func runSynthetic() throws {
-            let idx = try index.open(.all)
-            let report = try GeocodeEvaluation(index: idx, sample: sample, seed: seed).run(heldOut: heldOut)
-            Output.line("synthetic evaluation: queries written from \(sample) of the index's own addresses (seed \(seed))")
-            Output.line("")
-            Output.line("| variant | queries | top-1 correct | no answer |")
-            Output.line("| --- | ---: | ---: | ---: |")
-            for r in report.rows + [report.interpolation] {
-                Output.line("| \(r.variant) | \(r.queries) | \(String(format: "%.2f", r.accuracy * 100)) % | \(r.noAnswer) |")
-            }
-            let e = report.interpolationErrors
-            if let worst = e.last {
-                Output.line("")
-                Output.line(String(format: "interpolation error over %d interpolated answers: median %.1f m, p90 %.1f m, max %.1f m",
-                                   e.count, e[e.count / 2], e[(e.count - 1) * 9 / 10], worst))
-            }
-            let reverse = try ReverseEvaluation(index: idx, sample: sample, seed: seed).run()
-            Output.line("")
-            Output.line("| reverse geocoding (synthetic), \(reverse.points) points in front of a lot | right lot |")
-            Output.line("| --- | ---: |")
-            for m in ReverseMethod.allCases {
-                let n = reverse.correct[m] ?? 0
-                Output.line("| \(m.rawValue) | \(String(format: "%.2f", Double(n) * 100 / Double(max(reverse.points, 1)))) % (\(n)) |")
-            }
-            if failures {
-                Output.line("")
-                for f in report.examplesOfFailures { Output.line("- \(f)") }
             }
         }
     }

@@ -19,7 +19,7 @@ import Testing
     static let typedAddresses: Result<String, LocusError> = {
         let path = TestSupport.temporaryDirectory().appendingPathComponent("typed.csv").path
         do {
-            let r = try TestSupport.locus(["bench", "typed-addresses", "-o", path, "--index", try TestSupport.portlandIndexPath()])
+            let r = try TestSupport.locusBench(["typed-addresses", "-o", path, "--index", try TestSupport.portlandIndexPath()])
             guard r.status == 0 else { return .failure(LocusError(.internalError, r.stderr)) }
             return .success(path)
         } catch let e as LocusError {
@@ -301,7 +301,7 @@ import Testing
     @Test func assignResumedAfterKillsIsByteIdenticalGzipped() throws {
         let rows = 24 * Self.chunk
         let points = dir.appendingPathComponent("points.csv").path
-        let r = try TestSupport.locus(["bench", "within", "--points", "\(rows)", "--repeats", "1", "--write-points", points, "--index", index])
+        let r = try TestSupport.locusBench(["within", "--points", "\(rows)", "--repeats", "1", "--write-points", points, "--index", index])
         #expect(r.status == 0)
         try killAndResume(["assign", points, "--reverse", "--index", index], output: dir.appendingPathComponent("resume.csv.gz").path, rows: rows, seed: 5)
         // The .gz is real gzip.

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusEvaluation
 import Testing
 
 /// The builder and the spatial engine on small hand-written files whose answers are known.

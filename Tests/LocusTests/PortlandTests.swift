@@ -1,6 +1,7 @@
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusEvaluation
 import Testing
 
 /// Answers on the real Portland data, checked against independent references.

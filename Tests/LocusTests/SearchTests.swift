@@ -1,6 +1,7 @@
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusEvaluation
 import Testing
 
 /// Suggest and geocode on the real Portland data.

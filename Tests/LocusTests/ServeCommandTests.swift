@@ -47,7 +47,7 @@ import Testing
         try FileManager.default.copyItem(atPath: try TestSupport.portlandIndexPath(), toPath: path)
         let serve = try ServeProcess(index: path)
         let startup = try await serve.waitUntilServing()
-        // A guard against a hang, not the start-up figure (`locus bench startup`: about 0.5 s): the
+        // A guard against a hang, not the start-up figure (`locus-bench startup`: about 0.5 s): the
         // suite's other tests keep both cores busy meanwhile.
         #expect(startup < 30)
         let c = try await LocusClient.connect(to: .unix(path: serve.socket))

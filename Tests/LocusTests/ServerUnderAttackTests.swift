@@ -4,6 +4,7 @@ import Glibc
 #endif
 import LocusCore
 import LocusServer
+import LocusTesting
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -12,14 +13,14 @@ import Testing
 /// The server against clients that try to hurt the others: connections pipelining the costliest
 /// requests there are, and one sending megabytes without ever reading a reply.
 @Suite(.serialized) struct ServerUnderAttackTests {
-    /// Some of the costliest lines `locus bench worst-case` knows, each valid and within the
+    /// Some of the costliest lines `locus-bench worst-case` knows, each valid and within the
     /// limits (256 bytes, 24 words): suggest and geocode on long misspelt texts, a one-letter
     /// suggest over the world, the nearest polygon 50 km away (0.2–1.5 ms each on one core, the
     /// worker threads' share), and the costliest `reverse` (0.1 ms, answered on the event loop).
     static let costliestLines: [String] = {
         let misspelt = Array(repeating: "killngswrth", count: 21).joined(separator: " ")
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
-        // 23 words of 10 letters that no street has (`locus bench worst-case`'s scrambled words).
+        // 23 words of 10 letters that no street has (`locus-bench worst-case`'s scrambled words).
         var words: [String] = []
         for i in 0..<23 {
             var word = ""
@@ -65,8 +66,9 @@ import Testing
         try await attackGroup.next().submit { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }.get()
         let pingGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         // Four connections, so that both of the server's event loops have two.
-        var attackers: [Attacker] = []
-        for _ in 0..<4 { attackers.append(try await Attacker.connect(port: live.port, lines: Self.costliestLines, window: 64, group: attackGroup)) }
+        var attackers: [PipeliningConnection] = []
+        let address = try SocketAddress(ipAddress: "127.0.0.1", port: live.port)
+        for _ in 0..<4 { attackers.append(try await PipeliningConnection.connect(address, lines: Self.costliestLines, window: 64, group: attackGroup)) }
         // Until every attacker has had replies, the server is not yet under attack (and builds
         // its typo indexes meanwhile).
         let warm = ContinuousClock.now
@@ -83,7 +85,7 @@ import Testing
         var windows: [PingWindow] = []
         for _ in 0..<5 {
             let before = try await attackers.asyncMap { try await $0.progress() }
-            let pings = try await Pinger.run(port: live.port, count: 400, gap: .milliseconds(2), giveUpAfter: .seconds(10), group: pingGroup)
+            let pings = try await PingTimer.run(address, count: 400, gap: .milliseconds(2), giveUpAfter: .seconds(10), group: pingGroup)
             let after = try await attackers.asyncMap { try await $0.progress() }
             windows.append(PingWindow(millis: pings, attackReplies: zip(before, after).map { $1.replies - $0.replies },
                                       attackErrors: after.map(\.errors).reduce(0, +)))
@@ -201,179 +203,5 @@ import Testing
             throw LocusClientError(description: "no VmRSS for process \(pid)")
         }
         return kb
-    }
-}
-
-extension Array {
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var out: [T] = []
-        out.reserveCapacity(count)
-        for e in self { out.append(try await transform(e)) }
-        return out
-    }
-}
-
-/// A connection that keeps `window` requests outstanding, sending the next line as each reply
-/// comes, for as long as it is open.
-final class Attacker: Sendable {
-    struct Progress: Sendable {
-        var replies = 0
-        var errors = 0
-    }
-
-    final class Handler: ChannelInboundHandler {
-        typealias InboundIn = ByteBuffer
-        typealias OutboundOut = ByteBuffer
-        let lines: [ByteBuffer]
-        let window: Int
-        var next = 0
-        var progress = Progress()
-        /// The first bytes of the reply being read.
-        var head: [UInt8] = []
-
-        init(lines: [String], window: Int) {
-            self.lines = lines.map { ByteBuffer(string: $0) }
-            self.window = window
-        }
-
-        func send(_ context: ChannelHandlerContext, _ n: Int) {
-            for _ in 0..<n {
-                context.write(wrapOutboundOut(lines[next % lines.count]), promise: nil)
-                next += 1
-            }
-            context.flush()
-        }
-
-        func channelActive(context: ChannelHandlerContext) {
-            send(context, window)
-            context.fireChannelActive()
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            // Counted with memchr: replies of 50 suggestions are long, and reading them byte by
-            // byte would make this thread a load of its own. Only a reply's first bytes are kept:
-            // {"id":N,"ok":false tells an error.
-            let (replies, errors) = unwrapInboundIn(data).withUnsafeReadableBytes { raw -> (Int, Int) in
-                guard let base = raw.baseAddress else { return (0, 0) }
-                var replies = 0, errors = 0
-                var start = 0
-                while start < raw.count {
-                    let end = memchr(base + start, 0x0A, raw.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
-                    let segmentEnd = end ?? raw.count
-                    if head.count < 24 { head += raw[start..<min(segmentEnd, start + 24 - head.count)] }
-                    guard let end else { break }
-                    replies += 1
-                    if String(decoding: head, as: UTF8.self).contains(#""ok":false"#) { errors += 1 }
-                    head.removeAll(keepingCapacity: true)
-                    start = end + 1
-                }
-                return (replies, errors)
-            }
-            progress.replies += replies
-            progress.errors += errors
-            if replies > 0 { send(context, replies) }
-        }
-    }
-
-    let channel: any Channel
-    private let handler: NIOLoopBound<Handler>
-
-    private init(channel: any Channel, handler: NIOLoopBound<Handler>) {
-        self.channel = channel
-        self.handler = handler
-    }
-
-    static func connect(port: Int, lines: [String], window: Int, group: any EventLoopGroup) async throws -> Attacker {
-        let handed = group.next().makePromise(of: NIOLoopBound<Handler>.self)
-        let channel = try await ClientBootstrap(group: group)
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .channelInitializer { ch in
-                ch.eventLoop.makeCompletedFuture {
-                    let h = Handler(lines: lines, window: window)
-                    try ch.pipeline.syncOperations.addHandler(h)
-                    handed.succeed(NIOLoopBound(h, eventLoop: ch.eventLoop))
-                }
-            }
-            .connect(host: "127.0.0.1", port: port).get()
-        return Attacker(channel: channel, handler: try await handed.futureResult.get())
-    }
-
-    func progress() async throws -> Progress {
-        let handler = self.handler
-        return try await channel.eventLoop.submit { handler.value.progress }.get()
-    }
-
-    func close() async { try? await channel.close() }
-}
-
-/// Sends `ping`s one at a time, `gap` apart, and times each from send to reply on the client's
-/// event loop (no Swift concurrency hop in the measure).
-enum Pinger {
-    final class Handler: ChannelInboundHandler {
-        typealias InboundIn = ByteBuffer
-        typealias OutboundOut = ByteBuffer
-        let count: Int
-        let gap: TimeAmount
-        let done: EventLoopPromise<[Double]>
-        var sentAt = NIODeadline.now()
-        var millis: [Double] = []
-        var finished = false
-
-        init(count: Int, gap: TimeAmount, done: EventLoopPromise<[Double]>) {
-            self.count = count
-            self.gap = gap
-            self.done = done
-        }
-
-        func ping(_ context: ChannelHandlerContext) {
-            sentAt = .now()
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: #"{"id":"p","op":"ping"}"# + "\n")), promise: nil)
-        }
-
-        func channelActive(context: ChannelHandlerContext) {
-            ping(context)
-            context.fireChannelActive()
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            // One ping is outstanding at a time: its reply is complete at the newline.
-            guard unwrapInboundIn(data).readableBytesView.contains(0x0A) else { return }
-            guard !finished else { return }
-            millis.append(Double((NIODeadline.now() - sentAt).nanoseconds) / 1e6)
-            if millis.count >= count { return finish() }
-            context.eventLoop.assumeIsolated().scheduleTask(in: gap) { self.ping(context) }
-        }
-
-        func finish() {
-            guard !finished else { return }
-            finished = true
-            done.succeed(millis)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            finish()
-        }
-    }
-
-    /// The round-trip times in milliseconds: `count` of them, or those answered by `giveUpAfter`.
-    static func run(port: Int, count: Int, gap: TimeAmount, giveUpAfter: Duration, group: any EventLoopGroup) async throws -> [Double] {
-        let loop = group.next()
-        let done = loop.makePromise(of: [Double].self)
-        let handed = loop.makePromise(of: NIOLoopBound<Handler>.self)
-        let channel = try await ClientBootstrap(group: loop)
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .channelInitializer { ch in
-                ch.eventLoop.makeCompletedFuture {
-                    let h = Handler(count: count, gap: gap, done: done)
-                    try ch.pipeline.syncOperations.addHandler(h)
-                    handed.succeed(NIOLoopBound(h, eventLoop: ch.eventLoop))
-                }
-            }
-            .connect(host: "127.0.0.1", port: port).get()
-        let handler = try await handed.futureResult.get()
-        loop.scheduleTask(in: .seconds(giveUpAfter.components.seconds)) { handler.value.finish() }
-        let millis = try await done.futureResult.get()
-        try? await channel.close()
-        return millis
     }
 }

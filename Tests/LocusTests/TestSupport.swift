@@ -45,18 +45,23 @@ enum TestSupport {
     static func portland() throws -> LocusIndex { try portlandBuild.get().index }
 
     /// The `locus` executable built beside the test bundle.
-    static var locusBinary: URL {
+    static var locusBinary: URL { executable("locus") }
+
+    /// The `locus-bench` executable, built beside `locus`.
+    static var benchBinary: URL { executable("locus-bench") }
+
+    static func executable(_ name: String) -> URL {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("locus")
+            let candidate = dir.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             dir.deleteLastPathComponent()
         }
         for config in ["release", "debug"] {
-            let candidate = packageRoot.appendingPathComponent(".build/\(config)/locus")
+            let candidate = packageRoot.appendingPathComponent(".build/\(config)/\(name)")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        fatalError("no locus binary found near \(CommandLine.arguments[0])")
+        fatalError("no \(name) binary found near \(CommandLine.arguments[0])")
     }
 
     struct RunResult {
@@ -91,6 +96,10 @@ enum TestSupport {
 
     static func locus(_ arguments: [String], timeout: Double? = nil) throws -> RunResult {
         try run(locusBinary, arguments, timeout: timeout)
+    }
+
+    static func locusBench(_ arguments: [String], timeout: Double? = nil) throws -> RunResult {
+        try run(benchBinary, arguments, timeout: timeout)
     }
 }
 

@@ -2,29 +2,6 @@ import CPROJ
 import Foundation
 import LocusCore
 
-/// One PROJ threading context. Thread rules: a context and every transformation made with it
-/// belong to one thread at a time.
-final class PROJContext {
-    let pointer: OpaquePointer
-
-    init() {
-        guard let ctx = proj_context_create() else { fatalError("proj_context_create returned NULL: out of memory") }
-        pointer = ctx
-        // Offline by design: grids that are not installed are not fetched.
-        proj_context_set_enable_network(ctx, 0)
-        // PROJ logs to stderr by default; Locus reports failures as errors instead.
-        proj_log_level(ctx, PJ_LOG_NONE)
-    }
-
-    deinit { proj_context_destroy(pointer) }
-
-    var lastError: String {
-        let errno = proj_context_errno(pointer)
-        guard errno != 0, let s = proj_context_errno_string(pointer, errno) else { return "unknown CRS" }
-        return String(cString: s)
-    }
-}
-
 /// A transformation between two coordinate reference systems, with x = longitude/easting and
 /// y = latitude/northing on both sides whatever the CRS's official axis order.
 ///
@@ -37,7 +14,7 @@ public final class CoordinateTransform {
 
     /// - Parameters: any definition PROJ accepts offline: "EPSG:2913", WKT, PROJJSON, a proj string.
     public init(from source: String, to target: String) throws(LocusError) {
-        context = PROJContext()
+        context = try PROJContext()
         isIdentity = source == target
         guard let raw = proj_create_crs_to_crs(context.pointer, source, target, nil) else {
             throw LocusError(.invalidArgument, "unknown or unsupported coordinate reference system \(Self.shortName(source)) → \(Self.shortName(target)): \(context.lastError)")
@@ -104,9 +81,18 @@ public final class SpatialReferenceCatalog: @unchecked Sendable {
     private let esri: Set<Int>
     private let lock = NSLock()
     private var failures: [Int: LocusError] = [:]
+    /// Set when PROJ gave no context to list the codes with: every check then fails with it.
+    private let unavailable: LocusError?
 
     private init() {
-        let context = PROJContext()
+        let context: PROJContext
+        do {
+            context = try PROJContext()
+        } catch {
+            (epsg, esri, unavailable) = ([], [], error)
+            return
+        }
+        unavailable = nil
         func codes(_ authority: String) -> Set<Int> {
             guard let list = proj_get_codes_from_database(context.pointer, authority, PJ_TYPE_CRS, 1) else { return [] }
             defer { proj_string_list_destroy(list) }
@@ -124,6 +110,7 @@ public final class SpatialReferenceCatalog: @unchecked Sendable {
 
     /// Refuses a wkid PROJ does not know as a CRS, or one whose transformation failed before.
     public func check(_ srs: SpatialReference) throws(LocusError) {
+        if let unavailable { throw unavailable }
         let code = srs.latestWkid
         let known = srs.projDefinition.hasPrefix("ESRI:") ? esri.contains(code) : epsg.contains(code)
         guard known else {

@@ -1,4 +1,5 @@
 import LocusCore
+import LocusEngine
 
 /// How well reverse geocoding names the lot a point fronts, built from the data itself.
 ///

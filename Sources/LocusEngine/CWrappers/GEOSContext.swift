@@ -6,8 +6,11 @@ import LocusCore
 /// Thread rules: a context, and every geometry, prepared geometry and tree made with it, belongs to
 /// one thread at a time. Nothing here is `Sendable`; code that queries from many threads makes a
 /// context per thread.
-final class GEOSContext {
-    let handle: GEOSContextHandle_t
+///
+/// `package`, not internal: the GEOS reference layer (LocusEvaluation) wraps prepared geometries
+/// and trees of its own on these handles. Nothing of it is public.
+package final class GEOSContext {
+    package let handle: GEOSContextHandle_t
     private let messages: MessageBox
 
     /// Collects the last error GEOS reported through its callback, so a failed call can say why.
@@ -15,9 +18,11 @@ final class GEOSContext {
         var lastError: String = ""
     }
 
-    init() {
+    package init() throws(LocusError) {
+        // GEOS returns no context only when it cannot allocate one: a fault of this process, not
+        // of the input, but the caller decides whether the process goes on.
         guard let handle = GEOS_init_r() else {
-            fatalError("GEOS_init_r returned NULL: out of memory")
+            throw LocusError(.internalError, "GEOS: no context (out of memory)")
         }
         self.handle = handle
         self.messages = MessageBox()
@@ -33,13 +38,13 @@ final class GEOSContext {
     }
 
     /// The error for a GEOS call that failed, with what GEOS said when it explains the input.
-    func failure(_ what: String) -> LocusError {
+    package func failure(_ what: String) -> LocusError {
         let detail = messages.lastError
         messages.lastError = ""
         return LocusError(.internalError, detail.isEmpty ? "GEOS: \(what) failed" : "GEOS: \(what) failed: \(detail)")
     }
 
-    func readWKB(_ bytes: [UInt8]) throws(LocusError) -> GEOSGeometryHandle {
+    package func readWKB(_ bytes: [UInt8]) throws(LocusError) -> GEOSGeometryHandle {
         guard let reader = GEOSWKBReader_create_r(handle) else { throw failure("creating a WKB reader") }
         defer { GEOSWKBReader_destroy_r(handle, reader) }
         let geometry = bytes.withUnsafeBufferPointer { GEOSWKBReader_read_r(handle, reader, $0.baseAddress, $0.count) }
@@ -47,7 +52,7 @@ final class GEOSContext {
         return GEOSGeometryHandle(context: self, owning: geometry)
     }
 
-    func point(x: Double, y: Double) throws(LocusError) -> GEOSGeometryHandle {
+    package func point(x: Double, y: Double) throws(LocusError) -> GEOSGeometryHandle {
         guard let g = GEOSGeom_createPointFromXY_r(handle, x, y) else { throw failure("creating a point") }
         return GEOSGeometryHandle(context: self, owning: g)
     }

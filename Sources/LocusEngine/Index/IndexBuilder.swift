@@ -495,7 +495,7 @@ private struct IndexWriter {
         }
         let isLonLat = crsName == "EPSG:4326" || crsName == "OGC:CRS84"
         let transform = isLonLat ? nil : try CoordinateTransform(from: crsDefinition, to: "EPSG:4326")
-        let geos = GEOSContext()
+        let geos = try GEOSContext()
 
         var rows: [(fid: Int64, fields: [(name: String, value: AttributeValue)], row: Int)] = []
         var geometries: [GEOSGeometryHandle?] = []

@@ -188,7 +188,7 @@ public final class AddressIndex: Sendable {
                     }
                     // Only the ring itself, and only its cells on the grid: full top and bottom
                     // rows, two cells of every row between. (Clamped to the grid by the loops
-                    // rather than per cell, this ran 35 % slower: `locus bench reverse`.)
+                    // rather than per cell, this ran 35 % slower: `locus-bench reverse`.)
                     let cLow = max(c0, 0), cHigh = min(c1, columns - 1)
                     if cLow <= cHigh {
                         for c in cLow...cHigh {

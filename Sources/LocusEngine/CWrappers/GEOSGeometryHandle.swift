@@ -2,9 +2,9 @@ import CGEOS
 import LocusCore
 
 /// One owned GEOS geometry, destroyed with its wrapper. Same thread rules as its `GEOSContext`.
-final class GEOSGeometryHandle {
-    let context: GEOSContext
-    let pointer: OpaquePointer
+package final class GEOSGeometryHandle {
+    package let context: GEOSContext
+    package let pointer: OpaquePointer
 
     init(context: GEOSContext, owning pointer: OpaquePointer) {
         self.context = context

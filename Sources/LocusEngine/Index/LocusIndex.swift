@@ -232,7 +232,7 @@ public final class LocusIndex: Sendable {
     static func loadLayer(_ db: SQLiteDatabase, name: String, expected: Int) throws(LocusError) -> BoundaryLayer {
         let s = try db.prepare("SELECT id, name, attributes, area_m2, min_x, min_y, max_x, max_y, geometry FROM features WHERE layer = ? ORDER BY rank")
         try s.bind([.text(name)])
-        let geos = GEOSContext()
+        let geos = try GEOSContext()
         var features: [BoundaryFeature] = []
         var rings: [[[GeoPoint]]] = []
         while try s.step() {

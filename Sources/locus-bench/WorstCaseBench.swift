@@ -4,7 +4,7 @@ import LocusCore
 import LocusEngine
 import LocusProtocol
 
-extension Locus.Bench {
+extension LocusBench {
     struct WorstCaseBench: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "worst-case",
@@ -58,7 +58,7 @@ extension Locus.Bench {
                 Output.line(String(format: "slowest %-8@ median %7.3f ms  %@", op, w.ms, w.label))
             }
             if check, !over.isEmpty {
-                Output.note("locus: \(over.count) case(s) over \(budgetMs) ms")
+                Output.note("locus-bench: \(over.count) case(s) over \(budgetMs) ms")
                 throw ExitCode(1)
             }
         }
@@ -83,7 +83,8 @@ extension Locus.Bench {
 
         /// A JSON string literal.
         static func q(_ s: String) -> String {
-            let data = try! JSONSerialization.data(withJSONObject: [s], options: [.fragmentsAllowed])
+            // A string always encodes; the fallback is never taken.
+            guard let data = try? JSONSerialization.data(withJSONObject: [s], options: [.fragmentsAllowed]) else { return "\"\"" }
             return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
         }
 

@@ -1,4 +1,5 @@
 import LocusCore
+import LocusEngine
 
 /// The evaluation behind EVALUATION.md: addresses sampled from the index, written the ways people
 /// write them, geocoded, and checked: top-1 is right when it has the right house number and

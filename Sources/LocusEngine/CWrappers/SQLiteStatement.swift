@@ -1,67 +1,5 @@
 import CSQLite
-import Foundation
 import LocusCore
-
-/// One SQLite connection. Thread rules: SQLite is built serialized on Debian, but Locus still uses
-/// a connection from one thread at a time; readers that need parallelism open their own.
-final class SQLiteDatabase {
-    let pointer: OpaquePointer
-    let path: String
-
-    enum Mode { case readOnly, create }
-
-    init(path: String, mode: Mode) throws(LocusError) {
-        var db: OpaquePointer?
-        let flags = mode == .readOnly
-            ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
-        guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(db)
-            throw LocusError(.invalidIndex, "cannot open \(path): \(message)")
-        }
-        self.pointer = db
-        self.path = path
-    }
-
-    deinit { sqlite3_close_v2(pointer) }
-
-    func error(_ rc: Int32, _ what: String) -> LocusError {
-        let message = String(cString: sqlite3_errmsg(pointer))
-        let code: ErrorCode = (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) ? .invalidIndex : .internalError
-        return LocusError(code, "\(what) on \(URL(fileURLWithPath: path).lastPathComponent): \(message)")
-    }
-
-    func execute(_ sql: String) throws(LocusError) {
-        var message: UnsafeMutablePointer<CChar>?
-        let rc = sqlite3_exec(pointer, sql, nil, nil, &message)
-        if rc != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "error \(rc)"
-            sqlite3_free(message)
-            let code: ErrorCode = (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) ? .invalidIndex : .internalError
-            throw LocusError(code, "SQL failed on \(URL(fileURLWithPath: path).lastPathComponent): \(text)")
-        }
-    }
-
-    func prepare(_ sql: String) throws(LocusError) -> SQLiteStatement {
-        var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(pointer, sql, -1, &stmt, nil)
-        guard rc == SQLITE_OK, let stmt else { throw error(rc, "preparing SQL") }
-        return SQLiteStatement(database: self, pointer: stmt)
-    }
-
-    func transaction(_ body: () throws(LocusError) -> Void) throws(LocusError) {
-        try execute("BEGIN")
-        do {
-            try body()
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
-}
 
 /// One prepared statement. Same thread rules as its connection.
 final class SQLiteStatement {
@@ -98,15 +36,18 @@ final class SQLiteStatement {
             case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob(pointer, index, $0.baseAddress, Int32($0.count), Self.transient) }
             case .null: rc = sqlite3_bind_null(pointer, index)
             }
-            guard rc == SQLITE_OK else { throw database.error(rc, "binding a value") }
+            guard rc == SQLITE_OK else { throw database.error(rc, "binding a value", sql: sql) }
         }
     }
+
+    /// The statement's SQL, for error messages.
+    var sql: String? { sqlite3_sql(pointer).map { String(cString: $0) } }
 
     /// Runs a statement that returns no rows.
     func run(_ values: [Value] = []) throws(LocusError) {
         try bind(values)
         let rc = sqlite3_step(pointer)
-        guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw database.error(rc, "writing") }
+        guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw database.error(rc, "writing", sql: sql) }
         sqlite3_reset(pointer)
     }
 
@@ -115,14 +56,17 @@ final class SQLiteStatement {
         let rc = sqlite3_step(pointer)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        throw database.error(rc, "reading")
+        throw database.error(rc, "reading", sql: sql)
     }
 
     func reset() { sqlite3_reset(pointer) }
 
+    /// The column's text, read by its length: text may hold NUL bytes, where a C string stops.
     func text(_ column: Int32) -> String {
+        // Text first, then its length (SQLite's documented order: the length is of the text form).
         guard let c = sqlite3_column_text(pointer, column) else { return "" }
-        return String(cString: c)
+        let n = Int(sqlite3_column_bytes(pointer, column))
+        return String(decoding: UnsafeRawBufferPointer(start: c, count: n), as: UTF8.self)
     }
 
     func optionalText(_ column: Int32) -> String? {

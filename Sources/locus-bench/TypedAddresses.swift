@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusEvaluation
 
-extension Locus.Bench {
+extension LocusBench {
     struct TypedAddresses: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "typed-addresses",
