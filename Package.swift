@@ -2,7 +2,10 @@
 import PackageDescription
 
 // Layers depend one way: C system libraries → LocusCore (values, no C) →
-// LocusEngine (owns every C handle) → LocusProtocol → the `locus` executable.
+// LocusEngine (owns every C handle) → LocusProtocol → LocusServer, LocusBatch → the `locus`
+// executable. Beside the engine, with no C library: LocusWire (the protocol's JSON, replies and
+// error codes, on LocusCore) → LocusClient (on SwiftNIO); LocusProtocol and the server build on
+// them, and a program that only talks to a server needs nothing else.
 let package = Package(
     name: "Locus",
     platforms: [.macOS(.v14)],
@@ -11,6 +14,8 @@ let package = Package(
         .library(name: "LocusEngine", targets: ["LocusEngine"]),
         // For the fuzz targets (Fuzz/, a package of their own).
         .library(name: "LocusCore", targets: ["LocusCore"]),
+        .library(name: "LocusWire", targets: ["LocusWire"]),
+        .library(name: "LocusClient", targets: ["LocusClient"]),
         .library(name: "LocusProtocol", targets: ["LocusProtocol"]),
         .library(name: "LocusServer", targets: ["LocusServer"]),
         .library(name: "LocusBatch", targets: ["LocusBatch"]),
@@ -40,13 +45,28 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Protocol v1: request lines decoded and checked into typed requests, replies encoded.
-        .target(name: "LocusProtocol", dependencies: ["LocusCore", "LocusEngine"]),
-        // The server (TCP and Unix sockets, SwiftNIO) and the client the CLI and benchmarks use.
+        // Protocol v1 as both ends write and read it, with no C library: JSON values, the parser
+        // and encoder, replies, error codes, listen addresses.
+        .target(name: "LocusWire", dependencies: ["LocusCore"]),
+        // A client of a Locus server, and the line framing both ends use: SwiftNIO and the wire
+        // types only, so a program that only talks to a server links no C library.
+        .target(
+            name: "LocusClient",
+            dependencies: [
+                "LocusCore", "LocusWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // Protocol v1 against the engine: the table of operations (Operation), request lines
+        // decoded into typed requests, run on a Locator, replies written.
+        .target(name: "LocusProtocol", dependencies: ["LocusCore", "LocusEngine", "LocusWire"]),
+        // The server (TCP and Unix sockets, SwiftNIO).
         .target(
             name: "LocusServer",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -61,16 +81,16 @@ let package = Package(
         .target(
             name: "LocusBatch",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient",
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         // What the tests and the fuzz targets hold Locus to: the reference JSON comparison.
-        .target(name: "LocusTesting", dependencies: ["LocusProtocol"]),
+        .target(name: "LocusTesting", dependencies: ["LocusWire"]),
         .executableTarget(
             name: "locus",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -84,12 +104,19 @@ let package = Package(
         .testTarget(
             name: "LocusTests",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "LocusTesting", "CSQLite",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusBatch", "LocusTesting",
+                "CSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // What a program that only talks to a server builds on: these tests link no C library
+        // (no LocusEngine), and run a `locus serve` built beside them.
+        .testTarget(
+            name: "LocusClientTests",
+            dependencies: ["LocusCore", "LocusWire", "LocusClient"]
         ),
     ],
     swiftLanguageModes: [.v6]

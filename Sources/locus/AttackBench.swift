@@ -5,7 +5,9 @@ import Glibc
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusClient
 import LocusServer
+import LocusWire
 import NIOCore
 import NIOPosix
 

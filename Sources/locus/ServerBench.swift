@@ -3,7 +3,9 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
+import LocusClient
 import LocusServer
+import LocusWire
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -63,7 +65,8 @@ extension Locus.Bench {
             var logger = Logger(label: "locus-bench")
             logger.logLevel = .warning
             let (boundStream, boundContinuation) = AsyncStream.makeStream(of: [ListenAddress].self)
-            let server = LocusServer(configuration: config, index: ServingIndex(index: idx), logger: logger) { bound in
+            let server = LocusServer(configuration: config, index: ServingIndex(index: idx), logger: logger,
+                                     group: MultiThreadedEventLoopGroup(numberOfThreads: threads)) { bound in
                 boundContinuation.yield(bound)
             }
             let serverTask = Task { try await server.run() }
@@ -326,10 +329,10 @@ extension Locus.Bench {
             start = clock.now
             var found = 0
             for (_, r) in decoded {
-                switch r {
-                case .reverse(let q, _): if (try? locator.reverse(q)) != nil { found &+= 1 }
-                case .within(let q): found &+= (try? locator.within(q))?.features.count ?? 0
-                default: break
+                if let q = (r.arguments as? ReverseArguments)?.request {
+                    if (try? locator.reverse(q)) != nil { found &+= 1 }
+                } else if let q = r.arguments as? WithinRequest {
+                    found &+= (try? locator.within(q))?.features.count ?? 0
                 }
             }
             let engine = (clock.now - start).inSeconds

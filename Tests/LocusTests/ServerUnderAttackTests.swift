@@ -2,8 +2,10 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocusClient
 import LocusCore
 import LocusServer
+import LocusWire
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
