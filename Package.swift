@@ -2,7 +2,10 @@
 import PackageDescription
 
 // Layers depend one way: C system libraries → LocusCore (values, no C) →
-// LocusEngine (owns every C handle) → LocusProtocol → the `locus` executable.
+// LocusEngine (owns every C handle) → LocusProtocol → LocusServer, LocusBatch → the `locus`
+// executable. Beside the engine, with no C library: LocusWire (the protocol's JSON, replies and
+// error codes, on LocusCore) → LocusClient (on SwiftNIO); LocusProtocol and the server build on
+// them, and a program that only talks to a server needs nothing else.
 // Development tools sit beside the product, never under it: LocusEvaluation (synthetic
 // evaluations, the GEOS reference layer), LocusTesting and the `locus-bench` executable are
 // linked by the tests, the benchmarks and the fuzzers, not by `locus` or the LocusEngine library.
@@ -15,6 +18,8 @@ let package = Package(
         .executable(name: "locus-bench", targets: ["locus-bench"]),
         // For the fuzz targets and the micro-benchmarks (Fuzz/ and Benchmarks/, packages of their own).
         .library(name: "LocusCore", targets: ["LocusCore"]),
+        .library(name: "LocusWire", targets: ["LocusWire"]),
+        .library(name: "LocusClient", targets: ["LocusClient"]),
         .library(name: "LocusProtocol", targets: ["LocusProtocol"]),
         .library(name: "LocusServer", targets: ["LocusServer"]),
         .library(name: "LocusBatch", targets: ["LocusBatch"]),
@@ -45,13 +50,28 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // Protocol v1: request lines decoded and checked into typed requests, replies encoded.
-        .target(name: "LocusProtocol", dependencies: ["LocusCore", "LocusEngine"]),
-        // The server (TCP and Unix sockets, SwiftNIO) and the client the CLI and benchmarks use.
+        // Protocol v1 as both ends write and read it, with no C library: JSON values, the parser
+        // and encoder, replies, error codes, listen addresses.
+        .target(name: "LocusWire", dependencies: ["LocusCore"]),
+        // A client of a Locus server, and the line framing both ends use: SwiftNIO and the wire
+        // types only, so a program that only talks to a server links no C library.
+        .target(
+            name: "LocusClient",
+            dependencies: [
+                "LocusCore", "LocusWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // Protocol v1 against the engine: the table of operations (Operation), request lines
+        // decoded into typed requests, run on a Locator, replies written.
+        .target(name: "LocusProtocol", dependencies: ["LocusCore", "LocusEngine", "LocusWire"]),
+        // The server (TCP and Unix sockets, SwiftNIO).
         .target(
             name: "LocusServer",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -66,7 +86,7 @@ let package = Package(
         .target(
             name: "LocusBatch",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient",
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
@@ -75,7 +95,7 @@ let package = Package(
         .target(
             name: "LocusTesting",
             dependencies: [
-                "LocusProtocol",
+                "LocusWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -86,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "locus",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "locus-bench",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusEvaluation", "LocusTesting",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusEvaluation", "LocusTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -112,12 +132,19 @@ let package = Package(
         .testTarget(
             name: "LocusTests",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusProtocol", "LocusServer", "LocusBatch", "LocusTesting", "LocusEvaluation", "CSQLite",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusBatch", "LocusTesting",
+                "LocusEvaluation", "CSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // What a program that only talks to a server builds on: these tests link no C library
+        // (no LocusEngine), and run a `locus serve` built beside them.
+        .testTarget(
+            name: "LocusClientTests",
+            dependencies: ["LocusCore", "LocusWire", "LocusClient"]
         ),
     ],
     swiftLanguageModes: [.v6]

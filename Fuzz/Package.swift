@@ -37,6 +37,8 @@ let package = Package(
                 "FuzzSupport",
                 .product(name: "LocusCore", package: locus),
                 .product(name: "LocusEngine", package: locus),
+                .product(name: "LocusWire", package: locus),
+                .product(name: "LocusClient", package: locus),
                 .product(name: "LocusProtocol", package: locus),
                 .product(name: "LocusServer", package: locus),
                 .product(name: "LocusTesting", package: locus),

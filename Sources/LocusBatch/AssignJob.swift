@@ -2,7 +2,8 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
-import LocusServer
+import LocusWire
+import LocusClient
 
 /// `locus assign`: appends to each row the polygons of the chosen layers that cover its point,
 /// optionally the nearest one when none does, and optionally the address at the point.

@@ -2,6 +2,7 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
+import LocusWire
 
 /// One input row's result: the fields appended to it, and how it counts in the summary.
 public struct RowOutcome: Sendable {

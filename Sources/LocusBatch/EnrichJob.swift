@@ -2,7 +2,8 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
-import LocusServer
+import LocusWire
+import LocusClient
 
 /// `locus enrich`: forward-geocodes each row's address and appends where it is, how sure the
 /// match is, the address as matched, and the polygons of the chosen layers it falls in.

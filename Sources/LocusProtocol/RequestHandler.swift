@@ -1,16 +1,18 @@
 import LocusCore
 import LocusEngine
+import LocusWire
 
-/// Runs decoded requests against an index and encodes their replies: the three stages after
-/// decoding (validate into a typed request → engine → format), in one place.
+/// Runs decoded requests against an index and writes their replies: the stages after decoding
+/// (engine → format), for every operation the engine answers, through its descriptor.
 ///
 /// Owns a `Locator` (PROJ transformations), so it belongs to one thread at a time; the index it
-/// reads is shared.
+/// reads is shared. In process (tests, fuzzers) it answers `ping` too; the other operations a
+/// connection answers itself are refused, as there is no connection.
 public final class RequestHandler {
     public let index: LocusIndex
-    private let locator: Locator
+    let locator: Locator
     private let decoder: RequestDecoder
-    private let clock = ContinuousClock()
+    let clock = ContinuousClock()
 
     public init(index: LocusIndex, limits: RequestLimits = RequestLimits()) {
         self.index = index
@@ -25,13 +27,8 @@ public final class RequestHandler {
         case .failure(let f):
             return ReplyEncoder.failure(id: f.id, error: f.error, elapsed: clock.now - start)
         case .success(let (id, request)):
-            return reply(id: id, request, started: start)
+            return answer(id: id, request, started: start).line
         }
-    }
-
-    /// The reply to an already decoded request.
-    public func reply(id: RequestID?, _ request: LocusRequest, started: ContinuousClock.Instant? = nil) -> [UInt8] {
-        answer(id: id, request, started: started).line
     }
 
     /// A reply line and its outcome: nil when it succeeded, else the error code it carries.
@@ -44,34 +41,39 @@ public final class RequestHandler {
     public func answer(id: RequestID?, _ request: LocusRequest, started: ContinuousClock.Instant? = nil) -> Answer {
         let start = started ?? clock.now
         do {
-            return Answer(line: try run(id: id, request, start: start), error: nil)
+            if let line = try request.operation.run(request, on: self, id: id, started: start) {
+                return Answer(line: line, error: nil)
+            }
+            switch try request.operation.answer(request, ConnectionCall(connection: self, id: id, received: start)) {
+            case .result(let result):
+                return Answer(line: ReplyEncoder.success(id: id, result: result, elapsed: clock.now - start), error: nil)
+            case .later:
+                throw WireError(.internalError, "internal error")
+            }
         } catch let error as WireError {
-            return Answer(line: ReplyEncoder.failure(id: id, error: error, elapsed: clock.now - start), error: error.code)
+            return failure(id: id, error, since: start)
         } catch let error as LocusError {
-            let wire = WireError(error)
-            return Answer(line: ReplyEncoder.failure(id: id, error: wire, elapsed: clock.now - start), error: wire.code)
+            return failure(id: id, WireError(error), since: start)
         } catch {
-            return Answer(line: ReplyEncoder.failure(id: id, error: WireError(.internalError, "internal error"), elapsed: clock.now - start), error: .internalError)
+            return failure(id: id, WireError(.internalError, "internal error"), since: start)
         }
     }
 
-    private func run(id: RequestID?, _ request: LocusRequest, start: ContinuousClock.Instant) throws -> [UInt8] {
-        switch request {
-        case .ping:
-            return ReplyEncoder.success(id: id, result: Pong(), elapsed: clock.now - start)
-        case .info:
-            return ReplyEncoder.success(id: id, result: LocatorInfo(index: index.metadata), elapsed: clock.now - start)
-        case .stats, .cancel, .auth, .reload:
-            // Connection-level operations: the server answers these itself.
-            throw WireError(.invalidRequest, "\(request.op) is answered by the server, not the engine")
-        case .reverse(let r, let layers):
-            return ReplyEncoder.success(id: id, result: try ReverseReply(r, layers: layers, locator: locator), elapsed: clock.now - start)
-        case .within(let w):
-            return ReplyEncoder.success(id: id, result: try locator.within(w), elapsed: clock.now - start)
-        case .suggest(let s, let reference):
-            return ReplyEncoder.success(id: id, result: try locator.suggest(s, near: reference), elapsed: clock.now - start)
-        case .geocode(let g, let reference, let out):
-            return ReplyEncoder.success(id: id, result: try locator.geocode(g, near: reference, outSpatialReference: out), elapsed: clock.now - start)
-        }
+    private func failure(id: RequestID?, _ error: WireError, since start: ContinuousClock.Instant) -> Answer {
+        Answer(line: ReplyEncoder.failure(id: id, error: error, elapsed: clock.now - start), error: error.code)
+    }
+}
+
+/// In process there is no connection to authenticate, cancel on, count or reload.
+extension RequestHandler: ConnectionContext {
+    private static func connectionOnly(_ op: String) -> WireError {
+        WireError(.invalidRequest, "\(op) is answered by the server, not the engine")
+    }
+
+    public func authenticate(token: String) throws(WireError) -> Bool { throw Self.connectionOnly("auth") }
+    public func cancel(_ target: RequestID, by id: RequestID?) throws(WireError) -> Bool { throw Self.connectionOnly("cancel") }
+    public func statistics() throws(WireError) -> any Encodable & Sendable { throw Self.connectionOnly("stats") }
+    public func reload(path: String?, id: RequestID?, received: ContinuousClock.Instant) throws(WireError) {
+        throw Self.connectionOnly("reload")
     }
 }

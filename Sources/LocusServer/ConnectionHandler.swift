@@ -1,6 +1,8 @@
 import Dispatch
+import LocusClient
 import LocusCore
 import LocusProtocol
+import LocusWire
 import Logging
 import NIOCore
 import NIOExtras
@@ -9,13 +11,14 @@ import NIOExtras
 /// read but not yet answered (which `cancel` reaches into, and which are bounded by not reading
 /// more), deadlines, and the replies, written in batches.
 ///
-/// Where a request runs depends on what it can cost. `info`, `reverse` and `within` take
-/// microseconds whatever the input, and are answered on this connection's event loop. `geocode`
-/// and `suggest` can take a millisecond on hostile text, so they go to the server's worker
-/// threads, one `EngineBatch` at a time per connection, and their replies come back to this loop
-/// to be written: a connection pipelining the costliest texts never holds the event loop that
-/// other connections' pings are waiting on. Requests the server answers itself (`ping`, `auth`,
-/// `cancel`, `stats`) are answered as soon as read. Replies therefore overtake each other:
+/// Where a request runs is its operation's word (`Operation`, `Answerer`). What takes
+/// microseconds whatever the input (`info`, `reverse`, `within`) is answered on this connection's
+/// event loop. What can take a millisecond on hostile text (`geocode`, `suggest`, `within` with
+/// `nearest_within`) goes to the server's worker threads, one `EngineBatch` at a time per
+/// connection, and the replies come back to this loop to be written: a connection pipelining the
+/// costliest texts never holds the event loop that other connections' pings are waiting on.
+/// Operations the connection answers itself (`ping`, `auth`, `cancel`, `stats`, `reload`) are
+/// answered as soon as read, through `ConnectionContext`. Replies therefore overtake each other:
 /// clients match them by id.
 ///
 /// The event loop's own work is time-sliced: a connection's turn of decoding and answering stops
@@ -42,9 +45,9 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private let server: ServerContext
-    /// `info`, `reverse`, `within`: answered on this loop, in order.
+    /// Answered by the engine on this loop, in order.
     private var pending = CircularBuffer<Pending>(initialCapacity: 16)
-    /// `geocode`, `suggest` waiting for the workers, in order.
+    /// Waiting for the worker threads, in order.
     private var offloaded = CircularBuffer<Pending>(initialCapacity: 16)
     /// The one batch of this connection the workers have, until its replies are back.
     private var batch: EngineBatch?
@@ -64,6 +67,8 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     private var outcomes: [(op: String, outcome: String)] = []
     private var authenticated: Bool
     private var failedAuthentications = 0
+    /// Too many failed `auth`: close once the answer is written.
+    private var closeAfterAnswer = false
     /// A `read` was asked for while the queue was full: issue it once the queue drains.
     private var readHeld = false
     private var drainScheduled = false
@@ -113,7 +118,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         switch line {
         case .tooLong:
             let limit = server.configuration.maximumLineBytes
-            fail(id: nil, op: "none", WireError(.tooLarge, "request line is longer than \(limit) bytes; closing the connection"))
+            fail(id: nil, op: "none", WireError(.tooLarge, "request line is longer than \(limit) bytes; closing the connection"), since: received)
             // Nothing after the line can be told from it, but the requests read before it are
             // answered first, as on a half-close: every line gets its reply.
             deferred.removeAll()
@@ -123,7 +128,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
             let decoded = buffer.withUnsafeReadableBytes { server.decoder.decode($0) }
             switch decoded {
             case .failure(let f):
-                fail(id: f.id, op: "none", f.error)
+                fail(id: f.id, op: "none", f.error, since: received)
             case .success(let (id, request)):
                 accept(context, id: id, request, received: received)
             }
@@ -131,65 +136,80 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func accept(_ context: ChannelHandlerContext, id: RequestID?, _ request: LocusRequest, received: ContinuousClock.Instant) {
-        if !authenticated {
-            switch request {
-            case .ping, .auth: break
-            default:
-                return fail(id: id, op: request.op, WireError(.unauthorized, #"this server needs a token: send {"op":"auth","token":"…"} first"#))
-            }
+        if !authenticated, !request.operation.beforeAuthentication {
+            return fail(id: id, op: request.op, WireError(.unauthorized, #"this server needs a token: send {"op":"auth","token":"…"} first"#), since: received)
         }
-        switch request {
-        case .ping:
-            succeed(id: id, op: request.op, Pong(), since: received)
-        case .auth(let token):
-            if server.tokens.isOpen || server.tokens.accepts(token) {
-                authenticated = true
-                succeed(id: id, op: request.op, ["authenticated": true], since: received)
-            } else {
-                failedAuthentications += 1
-                fail(id: id, op: request.op, WireError(.unauthorized, "the token is not accepted"))
-                if failedAuthentications >= server.configuration.maximumFailedAuthentications {
-                    server.logger.notice("closing a connection after failed authentications", metadata: ["attempts": "\(failedAuthentications)"])
-                    closeAfterWriting(context)
+        switch request.answeredBy {
+        case .connection:
+            do {
+                let call = ConnectionCall(connection: Connection(handler: self, context: context), id: id, received: received)
+                if case .result(let result) = try request.operation.answer(request, call) {
+                    succeed(id: id, op: request.op, result, since: received)
                 }
+            } catch {
+                fail(id: id, op: request.op, error, since: received)
             }
-        case .stats:
-            succeed(id: id, op: request.op, server.stats.snapshot(server.index.generation, reloadPath: server.index.reloadPath), since: received)
-        case .cancel(let target):
-            cancel(target, by: id, received: received)
-        case .reload(let path):
-            guard !server.tokens.isOpen else {
-                return fail(id: id, op: request.op, WireError(.unauthorized, "reload over the protocol needs a server started with a token; send the process SIGHUP instead"))
-            }
-            reload(context, id: id, path: path, received: received)
-        case .within(let w) where w.nearestWithin != nil:
-            // The nearest polygon within 50 km of a point far from all of them: about a millisecond.
-            offloaded.append(Pending(id: id, request: request, received: received))
-        case .info, .reverse, .within:
+            if closeAfterAnswer { closeAfterWriting(context) }
+        case .eventLoop:
             pending.append(Pending(id: id, request: request, received: received))
-        case .suggest, .geocode:
+        case .workers:
             offloaded.append(Pending(id: id, request: request, received: received))
         }
     }
 
+    /// What the operations this connection answers itself ask of it (`ConnectionContext`).
+    private struct Connection: ConnectionContext {
+        let handler: ConnectionHandler
+        let context: ChannelHandlerContext
+
+        func authenticate(token: String) throws(WireError) -> Bool { handler.authenticate(token: token) }
+
+        func cancel(_ target: RequestID, by id: RequestID?) throws(WireError) -> Bool { handler.cancel(target, by: id) }
+
+        func statistics() throws(WireError) -> any Encodable & Sendable {
+            handler.server.stats.snapshot(handler.server.index.generation, reloadPath: handler.server.index.reloadPath)
+        }
+
+        func reload(path: String?, id: RequestID?, received: ContinuousClock.Instant) throws(WireError) {
+            guard !handler.server.tokens.isOpen else {
+                throw WireError(.unauthorized, "reload over the protocol needs a server started with a token; send the process SIGHUP instead")
+            }
+            handler.reload(context, id: id, path: path, received: received)
+        }
+    }
+
+    private func authenticate(token: String) -> Bool {
+        if server.tokens.isOpen || server.tokens.accepts(token) {
+            authenticated = true
+            return true
+        }
+        failedAuthentications += 1
+        if failedAuthentications >= server.configuration.maximumFailedAuthentications {
+            server.logger.notice("closing a connection after failed authentications", metadata: ["attempts": "\(failedAuthentications)"])
+            closeAfterAnswer = true
+        }
+        return false
+    }
+
     /// Cancels the first request with id `target` not yet started, wherever it waits: with the
-    /// workers (a batch hands over requests it has not started), then the queues.
-    private func cancel(_ target: RequestID, by id: RequestID?, received: ContinuousClock.Instant) {
-        var op: String?
+    /// workers (a batch hands over requests it has not started), then the queues. The request is
+    /// answered `cancelled`; false when there is none.
+    private func cancel(_ target: RequestID, by id: RequestID?) -> Bool {
+        let found: (op: String, received: ContinuousClock.Instant)?
         if let item = batch?.cancel(target) {
-            op = item.request.op
+            found = (item.request.op, item.received)
         } else if let i = offloaded.firstIndex(where: { !$0.cancelled && $0.id == target }) {
             offloaded[i].cancelled = true
-            op = offloaded[i].request.op
+            found = (offloaded[i].request.op, offloaded[i].received)
         } else if let i = pending.firstIndex(where: { !$0.cancelled && $0.id == target }) {
             pending[i].cancelled = true
-            op = pending[i].request.op
+            found = (pending[i].request.op, pending[i].received)
+        } else {
+            found = nil
         }
-        guard let op else {
-            return fail(id: id, op: "cancel", WireError(.notFound, "no pending request with id \(Self.describe(target)) on this connection; it may have been answered already"))
-        }
-        fail(id: target, op: op, WireError(.cancelled, "cancelled by request \(Self.describe(id))"))
-        succeed(id: id, op: "cancel", CancelReply(cancelled: target), since: received)
+        guard let found else { return false }
+        fail(id: target, op: found.op, WireError(.cancelled, "cancelled by request \((id ?? .null).idDescription)"), since: found.received)
+        return true
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {
@@ -215,7 +235,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
                 if p.cancelled { continue }
                 budget -= 1
                 if now - p.received > timeout {
-                    fail(id: p.id, op: p.request.op, EngineBatch.timedOut(server))
+                    fail(id: p.id, op: p.request.op, EngineBatch.timedOut(server), since: p.received)
                     continue
                 }
                 let answer = engine.answer(id: p.id, p.request, started: p.received)
@@ -344,7 +364,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
                 self.succeed(id: id, op: "reload", ReloadReply(path: g.index.path, generation: g.number, loadSeconds: g.loadSeconds), since: received)
             case .failure(let e):
                 let code: WireErrorCode = e.code == .notFound ? .notFound : .invalidArgument
-                self.fail(id: id, op: "reload", WireError(code, "the new index was refused and the current one keeps serving: \(e.message)"))
+                self.fail(id: id, op: "reload", WireError(code, "the new index was refused and the current one keeps serving: \(e.message)"), since: received)
             }
             guard context.channel.isActive else { return }
             self.flushOutbox(context)
@@ -358,19 +378,10 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         outcomes.append((op, "ok"))
     }
 
-    private func fail(id: RequestID?, op: String, _ error: WireError) {
-        outbox.writeBytes(ReplyEncoder.failure(id: id, error: error, elapsed: .zero))
+    private func fail(id: RequestID?, op: String, _ error: WireError, since: ContinuousClock.Instant) {
+        outbox.writeBytes(ReplyEncoder.failure(id: id, error: error, elapsed: .now - since))
         unwrittenReplies += 1
         outcomes.append((op, error.code.rawValue))
-    }
-
-    static func describe(_ id: RequestID?) -> String {
-        switch id {
-        case .string(let s)?: "\"\(s.prefix(64))\""
-        case .number(let d)? where d.rounded() == d && abs(d) < 1e15: String(Int64(d))
-        case .number(let d)?: String(d)
-        default: "null"
-        }
     }
 
     // MARK: flow control and closing
@@ -447,22 +458,5 @@ public final class ConnectionHandler: ChannelDuplexHandler {
             outcomes.removeAll()
         }
         context.fireChannelInactive()
-    }
-}
-
-/// The result of `cancel`: the id of the request cancelled (which is answered `cancelled`).
-struct CancelReply: Encodable {
-    var cancelled: RequestID
-}
-
-/// The result of `reload`.
-struct ReloadReply: Encodable {
-    var path: String
-    var generation: Int
-    var loadSeconds: Double
-
-    enum CodingKeys: String, CodingKey {
-        case path, generation
-        case loadSeconds = "load_seconds"
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import LocusCore
 import LocusProtocol
+import LocusWire
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -95,7 +96,7 @@ final class EngineBatch: Sendable {
             if cancelled { continue }
             let item = items[i]
             if clock.now - item.received > timeout {
-                replies.writeBytes(ReplyEncoder.failure(id: item.id, error: Self.timedOut(server), elapsed: .zero))
+                replies.writeBytes(ReplyEncoder.failure(id: item.id, error: Self.timedOut(server), elapsed: clock.now - item.received))
                 answered.append((item.request.op, WireErrorCode.timeout.rawValue))
                 continue
             }

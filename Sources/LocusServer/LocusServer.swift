@@ -2,8 +2,10 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocusClient
 import LocusCore
 import LocusProtocol
+import LocusWire
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -17,12 +19,16 @@ import UnixSignals
 /// Graceful shutdown (SIGTERM/SIGINT through a `ServiceGroup`, or `shutdown()`): stop accepting,
 /// stop reading new requests, answer every request already read (those with the worker threads
 /// too), close, return. SIGHUP reloads the index (see `ServingIndex`).
+///
+/// The event loops are the caller's, as in NIO's own servers: `locus serve` makes a group of
+/// `configuration.threads` loops and shuts it down after the server has stopped; tests and
+/// benchmarks can share one. The worker threads are the server's own.
 public final class LocusServer: Service, Sendable {
     public let configuration: ServerConfiguration
     public let index: ServingIndex
     public let stats = ServerStats()
     private let logger: Logger
-    private let group: MultiThreadedEventLoopGroup
+    private let group: any EventLoopGroup
     private let onRunning: @Sendable ([ListenAddress]) async -> Void
     private let state = NIOLockedValueBox(State())
 
@@ -34,13 +40,13 @@ public final class LocusServer: Service, Sendable {
 
     /// - Parameter onRunning: called once every listener is bound, with the addresses as bound
     ///   (a TCP port 0 replaced by the port the system chose).
-    public init(configuration: ServerConfiguration, index: ServingIndex, logger: Logger,
+    public init(configuration: ServerConfiguration, index: ServingIndex, logger: Logger, group: any EventLoopGroup,
                 onRunning: @escaping @Sendable ([ListenAddress]) async -> Void = { _ in }) {
         self.configuration = configuration
         self.index = index
         self.logger = logger
+        self.group = group
         self.onRunning = onRunning
-        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
     }
 
     /// The addresses listened on, once `run` has bound them.
@@ -66,7 +72,6 @@ public final class LocusServer: Service, Sendable {
             state.withLockedValue { $0.listeners.removeAll() }
             for w in wakes { try? await w.close() }
             try? await workers.shutdownGracefully()
-            try? await group.shutdownGracefully()
             throw error
         }
         let bound = boundAddresses
@@ -105,7 +110,6 @@ public final class LocusServer: Service, Sendable {
         // its replies to a loop: stop the workers while the loops still run.
         for w in wakes { try? await w.close() }
         try await workers.shutdownGracefully()
-        try await group.shutdownGracefully()
         logger.info("stopped")
     }
 

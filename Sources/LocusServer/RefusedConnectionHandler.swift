@@ -1,4 +1,5 @@
 import LocusProtocol
+import LocusWire
 import NIOCore
 
 /// Answers a connection beyond the limit with `overloaded` and closes it.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LocusCore
 import LocusProtocol
+import LocusWire
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore

@@ -1,6 +1,7 @@
 import Foundation
 import LocusCore
 import LocusProtocol
+import LocusWire
 import NIOConcurrencyHelpers
 
 /// Counters for the `stats` op: requests by op and outcome, connections, reloads, uptime.
@@ -21,10 +22,6 @@ public final class ServerStats: Sendable {
     private let started = ContinuousClock.now
 
     public init() {}
-
-    func record(op: String, outcome: String) {
-        counts.withLockedValue { $0.requests[op, default: [:]][outcome, default: 0] += 1 }
-    }
 
     /// Records a batch of outcomes under one lock: a connection counts a whole read's requests at once.
     func record(_ batch: [(op: String, outcome: String)]) {

@@ -2,6 +2,7 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
+import LocusWire
 import NIOConcurrencyHelpers
 import NIOPosix
 

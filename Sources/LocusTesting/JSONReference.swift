@@ -1,5 +1,5 @@
 import Foundation
-import LocusProtocol
+import LocusWire
 
 /// Locus's JSON parser against Foundation's `JSONSerialization`, one document at a time: the
 /// reference both `JSONReferenceTests` and the request fuzz target hold the parser to.

@@ -3,10 +3,12 @@ import ArgumentParser
 import Glibc
 #endif
 import Foundation
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusServer
 import LocusTesting
+import LocusWire
 import NIOCore
 import NIOPosix
 

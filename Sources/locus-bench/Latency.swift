@@ -1,5 +1,7 @@
 import Foundation
+import LocusClient
 import LocusServer
+import LocusWire
 import NIOCore
 import NIOPosix
 

@@ -1,4 +1,6 @@
+import LocusClient
 import LocusServer
+import LocusWire
 import NIOCore
 
 /// The peer server: writes every line back, flushing once per read, as the Locus server does.

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusEvaluation
 import LocusProtocol
+import LocusWire
 
 extension LocusBench {
     struct ProtocolBench: ParsableCommand {
@@ -35,10 +37,10 @@ extension LocusBench {
             start = clock.now
             var found = 0
             for (_, r) in decoded {
-                switch r {
-                case .reverse(let q, _): if (try? locator.reverse(q)) != nil { found &+= 1 }
-                case .within(let q): found &+= (try? locator.within(q))?.features.count ?? 0
-                default: break
+                if let q = (r.arguments as? ReverseArguments)?.request {
+                    if (try? locator.reverse(q)) != nil { found &+= 1 }
+                } else if let q = r.arguments as? WithinRequest {
+                    found &+= (try? locator.within(q))?.features.count ?? 0
                 }
             }
             let engine = (clock.now - start).inSeconds

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusEvaluation
 import LocusProtocol
 import LocusServer
+import LocusWire
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -64,7 +66,8 @@ extension LocusBench {
             var logger = Logger(label: "locus-bench")
             logger.logLevel = .warning
             let (boundStream, boundContinuation) = AsyncStream.makeStream(of: [ListenAddress].self)
-            let server = LocusServer(configuration: config, index: ServingIndex(index: idx), logger: logger) { bound in
+            let server = LocusServer(configuration: config, index: ServingIndex(index: idx), logger: logger,
+                                     group: MultiThreadedEventLoopGroup(numberOfThreads: threads)) { bound in
                 boundContinuation.yield(bound)
             }
             let serverTask = Task { try await server.run() }

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusProtocol
 import LocusServer
+import LocusWire
 
 extension LocusBench {
     struct StartupBench: AsyncParsableCommand {

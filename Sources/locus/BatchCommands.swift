@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import LocusBatch
+import LocusClient
 import LocusCore
 import LocusEngine
-import LocusServer
+import LocusProtocol
+import LocusWire
 import NIOConcurrencyHelpers
 
 /// What `enrich` and `assign` share: files, CSV style, parallelism, resume, failures.
@@ -48,7 +50,7 @@ struct BatchFileOptions: ParsableArguments {
             let index = try self.index.open(parts)
             return (index, index.layers.keys.sorted())
         }
-        let info = try await server.ask("info", [:], as: InfoLayers.self).index
+        let info = try await server.ask(LocusRequest(.info, ()), as: InfoLayers.self).index
         if !parts.isDisjoint(with: [.addresses, .search]), info.metadata["address_count"] == nil {
             throw LocusError(.notFound, "the server's index has no addresses")
         }

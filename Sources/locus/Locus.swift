@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusWire
 
 @main
 struct Locus: AsyncParsableCommand {
@@ -109,11 +110,11 @@ func fail(_ error: LocusError, json: Bool) -> ExitCode {
 }
 
 enum Output {
+    /// The server's encoder, so that `--json` prints what a reply's `result` holds, keys in the
+    /// same order.
     static func json<T: Encodable>(_ value: T) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        let bytes = (try? ReplyEncoder.json(value)) ?? Array("{}".utf8)
+        FileHandle.standardOutput.write(Data(bytes + [0x0A]))
     }
 
     static func line(_ s: String = "") {

@@ -3,6 +3,7 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
+import LocusWire
 
 extension Locus {
     struct Within: AsyncParsableCommand {
@@ -29,17 +30,14 @@ extension Locus {
         func run() async throws {
             let result: WithinResult
             do {
+                var request = WithinRequest(location: coordinates.point)
+                request.spatialReference = try SpatialReference(wkid: query.wkid)
+                request.layer = layer
+                request.nearestWithin = nearestWithin
                 if server.address != nil {
-                    var arguments: [String: JSONValue] = ["location": .location(coordinates.point, wkid: query.wkid), "layer": .string(layer)]
-                    if let nearestWithin { arguments["nearest_within"] = .number(nearestWithin) }
-                    result = try await server.ask("within", arguments, as: WithinResult.self)
+                    result = try await server.ask(LocusRequest(.within, request), as: WithinResult.self)
                 } else {
-                    let locator = Locator(index: try index.open(.layers))
-                    var request = WithinRequest(location: coordinates.point)
-                    request.spatialReference = try SpatialReference(wkid: query.wkid)
-                    request.layer = layer
-                    request.nearestWithin = nearestWithin
-                    result = try locator.within(request)
+                    result = try Locator(index: try index.open(.layers)).within(request)
                 }
             } catch {
                 throw fail(error, json: query.json)
@@ -90,21 +88,15 @@ extension Locus {
         func run() async throws {
             let reply: ReverseReply
             do {
+                var request = ReverseRequest(location: coordinates.point)
+                request.spatialReference = try SpatialReference(wkid: query.wkid)
+                request.outSpatialReference = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) }
+                request.maxDistance = maxDistance
+                request.method = method
                 if server.address != nil {
-                    var arguments: [String: JSONValue] = [
-                        "location": .location(coordinates.point, wkid: query.wkid), "max_distance": .number(maxDistance),
-                        "method": .string(method.rawValue),
-                    ]
-                    if let outWkid = query.outWkid { arguments["out_wkid"] = .number(Double(outWkid)) }
-                    if !layer.isEmpty { arguments["layers"] = .array(layer.map(JSONValue.string)) }
-                    reply = try await server.ask("reverse", arguments, as: ReverseReply.self)
+                    reply = try await server.ask(LocusRequest(.reverse, ReverseArguments(request: request, layers: layer)), as: ReverseReply.self)
                 } else {
                     let locator = Locator(index: try index.open(layer.isEmpty ? .addresses : [.addresses, .layers]))
-                    var request = ReverseRequest(location: coordinates.point)
-                    request.spatialReference = try SpatialReference(wkid: query.wkid)
-                    request.outSpatialReference = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) }
-                    request.maxDistance = maxDistance
-                    request.method = method
                     reply = try ReverseReply(request, layers: layer, locator: locator)
                 }
             } catch {

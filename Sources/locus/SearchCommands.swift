@@ -51,20 +51,15 @@ extension Locus {
         func run() async throws {
             let result: SuggestResult
             do {
+                var request = SuggestRequest(text: text.joined(separator: " "))
+                request.maxResults = max
+                request.near = near?.point
+                request.extent = extent?.envelope
+                let reference = try SpatialReference(wkid: query.wkid)
                 if server.address != nil {
-                    var arguments: [String: JSONValue] = ["text": .string(text.joined(separator: " ")), "max_results": .number(Double(max))]
-                    if let near { arguments["location"] = .location(near.point, wkid: query.wkid) }
-                    if let e = extent?.envelope {
-                        arguments["extent"] = .object(["xmin": .number(e.minX), "ymin": .number(e.minY), "xmax": .number(e.maxX), "ymax": .number(e.maxY)])
-                    }
-                    result = try await server.ask("suggest", arguments, as: SuggestResult.self)
+                    result = try await server.ask(LocusRequest(.suggest, SuggestArguments(request: request, locationReference: reference)), as: SuggestResult.self)
                 } else {
-                    let locator = Locator(index: try index.open(.search))
-                    var request = SuggestRequest(text: text.joined(separator: " "))
-                    request.maxResults = max
-                    request.near = near?.point
-                    request.extent = extent?.envelope
-                    result = try locator.suggest(request, near: try SpatialReference(wkid: query.wkid))
+                    result = try Locator(index: try index.open(.search)).suggest(request, near: reference)
                 }
             } catch {
                 throw fail(error, json: query.json)
@@ -112,38 +107,24 @@ extension Locus {
         func run() async throws {
             let result: GeocodeResult
             do {
-                if server.address != nil {
-                    var arguments: [String: JSONValue] = [
-                        "max_results": .number(Double(max)), "min_score": .number(minScore), "explain": .bool(explain),
-                        "out_wkid": .number(Double(query.outWkid ?? query.wkid)),
-                    ]
-                    if let key { arguments["key"] = .string(key) } else if fieldsGiven {
-                        var fields: [String: JSONValue] = [:]
-                        for (name, value) in [("number", number), ("street", street), ("city", city), ("postcode", postcode)] {
-                            if let value { fields[name] = .string(value) }
-                        }
-                        arguments["address"] = .object(fields)
-                    } else {
-                        arguments["text"] = .string(text.joined(separator: " "))
-                    }
-                    if let near { arguments["location"] = .location(near.point, wkid: query.wkid) }
-                    result = try await server.ask("geocode", arguments, as: GeocodeResult.self)
+                let input: GeocodeRequest.Input
+                if let key { input = .key(key) } else if fieldsGiven {
+                    input = .fields(number: number, street: street, city: city, postcode: postcode)
                 } else {
-                    let locator = Locator(index: try index.open(.search))
-                    let input: GeocodeRequest.Input
-                    if let key { input = .key(key) } else if fieldsGiven {
-                        input = .fields(number: number, street: street, city: city, postcode: postcode)
-                    } else {
-                        input = .text(text.joined(separator: " "))
-                    }
-                    var request = GeocodeRequest(input)
-                    request.maxResults = max
-                    request.near = near?.point
-                    request.minScore = minScore
-                    request.explain = explain
-                    let inSR = try SpatialReference(wkid: query.wkid)
-                    let outSR = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) } ?? inSR
-                    result = try locator.geocode(request, near: inSR, outSpatialReference: outSR)
+                    input = .text(text.joined(separator: " "))
+                }
+                var request = GeocodeRequest(input)
+                request.maxResults = max
+                request.near = near?.point
+                request.minScore = minScore
+                request.explain = explain
+                let inSR = try SpatialReference(wkid: query.wkid)
+                let outSR = try query.outWkid.map { (w) throws(LocusError) in try SpatialReference(wkid: w) } ?? inSR
+                if server.address != nil {
+                    let arguments = GeocodeArguments(request: request, locationReference: inSR, out: outSR)
+                    result = try await server.ask(LocusRequest(.geocode, arguments), as: GeocodeResult.self)
+                } else {
+                    result = try Locator(index: try index.open(.search)).geocode(request, near: inSR, outSpatialReference: outSR)
                 }
             } catch {
                 throw fail(error, json: query.json)

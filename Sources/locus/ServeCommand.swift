@@ -3,7 +3,9 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusServer
+import LocusWire
 import Logging
+import NIOPosix
 import ServiceLifecycle
 
 extension Locus {
@@ -82,11 +84,14 @@ extension Locus {
             let opened: LocusIndex
             do { opened = try index.open(.all) } catch let e as LocusError { throw fail(e, json: false) }
             let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds)
-            let server = LocusServer(configuration: config, index: serving, logger: logger)
+            let loops = MultiThreadedEventLoopGroup(numberOfThreads: config.threads)
+            let server = LocusServer(configuration: config, index: serving, logger: logger, group: loops)
             let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             do {
                 try await group.run()
+                try await loops.shutdownGracefully()
             } catch let e as LocusError {
+                try? await loops.shutdownGracefully()
                 throw fail(e, json: false)
             }
         }

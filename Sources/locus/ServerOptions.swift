@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import LocusCore
+import LocusClient
 import LocusProtocol
-import LocusServer
+import LocusWire
 
 /// `--server`: ask a running server instead of opening the index in this process.
 struct ServerOptions: ParsableArguments {
@@ -20,16 +21,17 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    /// Sends one request and returns its result decoded, or throws the server's error.
-    func ask<T: Decodable>(_ op: String, _ arguments: [String: JSONValue], as type: T.Type) async throws -> T {
+    /// Sends the request the command would run in process, written by its operation's
+    /// descriptor, and returns the result decoded, or throws the server's error.
+    func ask<T: Decodable>(_ request: LocusRequest, as type: T.Type) async throws -> T {
         guard let address else { throw LocusError(.internalError, "no server given") }
         let client = try await LocusClient.connect(to: address, token: token ?? ProcessInfo.processInfo.environment["LOCUS_TOKEN"])
         defer { Task { await client.close() } }
-        return try await client.send(op: op, arguments).decode(T.self)
+        return try await client.send(op: request.op, request.wireArguments).decode(T.self)
     }
 }
 
-/// Protocol arguments, built from command-line values.
+/// Protocol arguments for `locus bench server`'s hand-made request lines.
 extension JSONValue {
     static func location(_ p: GeoPoint, wkid: Int) -> JSONValue {
         .object(["x": .number(p.x), "y": .number(p.y), "wkid": .number(Double(wkid))])

@@ -3,6 +3,7 @@ import LocusBatch
 import LocusCore
 import LocusEngine
 import LocusServer
+import LocusWire
 import Testing
 
 /// `locus enrich` and `locus assign` as users run them, on real Portland data and on hostile CSVs.

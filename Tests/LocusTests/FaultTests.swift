@@ -1,8 +1,10 @@
 import CSQLite
 import Foundation
+import LocusClient
 import LocusCore
 import LocusProtocol
 import LocusServer
+import LocusWire
 import Testing
 
 /// Index files a reload must refuse, each as an operator could end up with one in place of a good

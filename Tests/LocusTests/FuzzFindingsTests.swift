@@ -1,8 +1,10 @@
 import Foundation
 import LocusBatch
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusServer
+import LocusWire
 import Logging
 import NIOCore
 import NIOEmbedded

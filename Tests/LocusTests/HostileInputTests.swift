@@ -3,13 +3,16 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusProtocol
 import LocusServer
+import LocusWire
 import Logging
 import NIOCore
 import NIOEmbedded
+import NIOPosix
 import Testing
 
 /// Issue 10: what an attacker sends, and what a damaged file holds, answers with a coded error in
@@ -39,7 +42,7 @@ import Testing
 
     @Test func wholeNumbersInAddressFieldsStillRead() throws {
         guard case .success(let (_, request)) = decode(#"{"op":"geocode","address":{"number":6132,"street":"ne 34th ave","postcode":97211}}"#),
-              case .geocode(let g, _, _) = request, case .fields(let number, _, _, let postcode) = g.input else {
+              let g = (request.arguments as? GeocodeArguments)?.request, case .fields(let number, _, _, let postcode) = g.input else {
             Issue.record("not decoded"); return
         }
         #expect(number == "6132")
@@ -232,7 +235,7 @@ import Testing
             config.listen = [.unix(path: path)]
             config.reloadOnHangup = false
             return LocusServer(configuration: config, index: ServingIndex(index: live.server.index.generation.index),
-                               logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+                               logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), group: MultiThreadedEventLoopGroup.singleton)
         }
         await #expect { try await second(path).run() } throws: { "\($0)".contains("another server is listening") }
         let client = try await live.client(live.unix)

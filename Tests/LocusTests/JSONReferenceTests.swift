@@ -2,6 +2,7 @@ import Foundation
 import LocusCore
 import LocusProtocol
 import LocusTesting
+import LocusWire
 import Testing
 
 /// The request parser against Foundation's `JSONSerialization` on generated documents, valid and

@@ -2,10 +2,12 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusProtocol
 import LocusServer
+import LocusWire
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -18,6 +20,8 @@ final class LiveServer: Sendable {
     let tcp: ListenAddress
     let unix: ListenAddress
     private let task: Task<Void, any Error>
+    /// The server's event loops, `config.threads` of them, shut down by `stop`.
+    private let group: MultiThreadedEventLoopGroup
 
     static func start(index: LocusIndex? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> LiveServer {
         let dir = TestSupport.temporaryDirectory()
@@ -27,22 +31,25 @@ final class LiveServer: Sendable {
         config.reloadOnHangup = false
         configure(&config)
         let (stream, continuation) = AsyncStream.makeStream(of: [ListenAddress].self)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, config.threads))
         let server = LocusServer(configuration: config, index: ServingIndex(index: try index ?? TestSupport.portland()),
-                                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) { bound in
+                                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), group: group) { bound in
             continuation.yield(bound)
             continuation.finish()
         }
         let task = Task { try await server.run() }
         var iterator = stream.makeAsyncIterator()
         guard let bound = await iterator.next() else {
+            defer { Task { try? await group.shutdownGracefully() } }
             try await task.value
             throw LocusClientError(description: "the server did not start")
         }
-        return LiveServer(server: server, bound: bound, task: task)
+        return LiveServer(server: server, bound: bound, task: task, group: group)
     }
 
-    private init(server: LocusServer, bound: [ListenAddress], task: Task<Void, any Error>) {
+    private init(server: LocusServer, bound: [ListenAddress], task: Task<Void, any Error>, group: MultiThreadedEventLoopGroup) {
         self.server = server
+        self.group = group
         tcp = bound.first { if case .tcp = $0 { return true }; return false }!
         unix = bound.first { if case .unix = $0 { return true }; return false } ?? bound[0]
         self.task = task
@@ -61,6 +68,7 @@ final class LiveServer: Sendable {
     func stop() async throws {
         server.shutdown()
         try await task.value
+        try await group.shutdownGracefully()
     }
 }
 

@@ -1,13 +1,18 @@
 import Foundation
 import LocusProtocol
+import LocusWire
 import Testing
 
-/// Every `→` request in PROTOCOL.md, run through the handler: its reply must agree with the
-/// document's `←` line on `id`, `ok`, the error code, and every plain value the line shows.
+/// PROTOCOL.md against the table of operations (`Operation.all`): every operation documented, and
+/// every `→` request run through the handler: its reply must agree with the document's `←` line on
+/// `id`, `ok`, the error code, and every plain value the line shows.
 @Suite struct ProtocolDocumentTests {
+    static func document() throws -> String {
+        try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
+    }
+
     static func examples() throws -> [(request: String, expected: String)] {
-        let text = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("PROTOCOL.md"), encoding: .utf8)
-        let lines = text.split(separator: "\n").map(String.init)
+        let lines = try document().split(separator: "\n").map(String.init)
         var out: [(String, String)] = []
         for (i, line) in lines.enumerated() where line.hasPrefix("→ ") && i + 1 < lines.count && lines[i + 1].hasPrefix("← ") {
             out.append((String(line.dropFirst(2)), String(lines[i + 1].dropFirst(2))))
@@ -15,8 +20,22 @@ import Testing
         return out
     }
 
-    /// Ops the server answers itself; in process there is no connection to answer them.
-    static let serverOps = [#""op":"cancel""#, #""op":"stats""#, #""op":"auth""#, #""op":"reload""#]
+    /// Ops the connection answers itself, and which need it; in process there is none (`ping`
+    /// needs nothing of it, and is answered in process too).
+    static let serverOps = Operation.all.filter { $0.isAnsweredByConnection && $0 !== Operation.ping }.map { #""op":"\#($0.name)""# }
+
+    /// Each operation of the table has its section under "Operations", with an example; and each
+    /// section there is an operation of the table.
+    @Test func everyOperationIsDocumented() throws {
+        let text = try Self.document()
+        let operations = try #require(text.components(separatedBy: "\n## Operations\n").last?.components(separatedBy: "\n## ").first)
+        let sections = operations.split(separator: "\n").filter { $0.hasPrefix("### ") }.map { String($0.dropFirst(4)) }
+        #expect(sections == Operation.all.map(\.name))
+        let requests = try Self.examples().map(\.request)
+        for operation in Operation.all {
+            #expect(requests.contains { $0.contains(#""op":"\#(operation.name)""#) }, "no example of \(operation.name)")
+        }
+    }
 
     @Test func everyExampleAnswersAsDocumentedInProcess() throws {
         let handler = RequestHandler(index: try TestSupport.portland())

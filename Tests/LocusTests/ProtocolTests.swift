@@ -2,6 +2,7 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
+import LocusWire
 import Testing
 
 /// Protocol v1 in process: request line → reply line, on the Portland index.

@@ -2,6 +2,7 @@ import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
+import LocusWire
 import Testing
 
 /// The server writes replies with its own JSON writers; they must say exactly what Foundation's

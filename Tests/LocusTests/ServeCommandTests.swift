@@ -1,6 +1,8 @@
 import Foundation
+import LocusClient
 import LocusCore
 import LocusServer
+import LocusWire
 import Testing
 
 /// `locus serve` as a user runs it: signals, and the CLI as its client printing exactly what it

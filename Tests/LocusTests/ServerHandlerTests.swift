@@ -1,7 +1,9 @@
 import Foundation
+import LocusClient
 import LocusEngine
 import LocusProtocol
 import LocusServer
+import LocusWire
 import Logging
 import NIOCore
 import NIOEmbedded

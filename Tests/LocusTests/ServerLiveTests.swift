@@ -3,6 +3,7 @@ import LocusCore
 import LocusEngine
 import LocusProtocol
 import LocusServer
+import LocusWire
 import Testing
 
 /// The server on real sockets: every op on both transports, every error code a client can cause,

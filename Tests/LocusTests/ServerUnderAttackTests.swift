@@ -2,9 +2,11 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LocusClient
 import LocusCore
 import LocusServer
 import LocusTesting
+import LocusWire
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix

@@ -13,11 +13,13 @@
 
 import Foundation
 import FuzzSupport
+import LocusClient
 import LocusCore
 import LocusEngine
 import LocusProtocol
 import LocusServer
 import LocusTesting
+import LocusWire
 import Logging
 import NIOCore
 import NIOEmbedded

@@ -14,7 +14,7 @@ public struct JSONValueDecoder {
 extension JSONValue {
     /// Parses one line of JSON (UTF-8 checked).
     public init(parsing bytes: UnsafeRawBufferPointer) throws {
-        guard RequestDecoder.isValidUTF8(bytes) else {
+        guard JSONParser.isValidUTF8(bytes) else {
             throw JSONParseError(message: "not valid UTF-8", offset: 0)
         }
         self = try JSONParser.parse(bytes)

@@ -33,7 +33,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -41,6 +41,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        }
+    }
+}
+
+/// A request's id, echoed in its reply: a string or a number, as the client sent it.
+public typealias RequestID = JSONValue
+
+extension JSONValue {
+    /// The id as a message quotes it: a long string cut short, a whole number without a fraction.
+    package var idDescription: String {
+        switch self {
+        case .string(let s): "\"\(s.prefix(64))\""
+        case .number(let d) where d.rounded() == d && abs(d) < 1e15: String(Int64(d))
+        case .number(let d): String(d)
+        default: "null"
         }
     }
 }

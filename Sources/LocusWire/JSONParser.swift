@@ -19,7 +19,7 @@ extension JSONValue {
     }
 
     private static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSONValue, JSONParseError> {
-        guard RequestDecoder.isValidUTF8(bytes) else { return .failure(JSONParseError(message: "not valid UTF-8", offset: 0)) }
+        guard JSONParser.isValidUTF8(bytes) else { return .failure(JSONParseError(message: "not valid UTF-8", offset: 0)) }
         return Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
     }
 }
@@ -30,16 +30,16 @@ extension JSONValue {
 /// spends about ten times the engine's own time on a 100-byte line (it decodes `JSONValue` by
 /// trying each type in turn and catching the errors). This parser makes one pass, allocates only
 /// the values themselves, and bounds nesting so a hostile line cannot exhaust the stack.
-/// The bytes must already be valid UTF-8 (`RequestDecoder` checks).
-struct JSONParser {
+/// The bytes must already be valid UTF-8 (`isValidUTF8`).
+package struct JSONParser {
     private let bytes: UnsafeRawBufferPointer
     private var i = 0
     private var depth = 0
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     private init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
         var p = JSONParser(bytes)
         p.skipWhitespace()
         let v = try p.value()
@@ -256,4 +256,22 @@ struct JSONParser {
     }
 
     @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+}
+
+extension JSONParser {
+    /// Most lines are ASCII; only the others need the full check.
+    package static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ascii = true
+        for b in bytes where b >= 0x80 { ascii = false; break }
+        if ascii { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
 }

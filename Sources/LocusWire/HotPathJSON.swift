@@ -88,12 +88,17 @@ extension Dictionary: JSONLineWritable where Key == String, Value: JSONLineWrita
     func writeJSON(_ sink: inout JSONBytes) {
         sink.append("{")
         var first = true
-        for (k, v) in self {
+        func member(_ k: String, _ v: Value, _ sink: inout JSONBytes) {
             if !first { sink.append(",") }
             first = false
             sink.writeString(k)
             sink.append(":")
             v.writeJSON(&sink)
+        }
+        if sink.sortsKeys {
+            for (k, v) in sorted(by: { $0.key < $1.key }) { member(k, v, &sink) }
+        } else {
+            for (k, v) in self { member(k, v, &sink) }
         }
         sink.append("}")
     }

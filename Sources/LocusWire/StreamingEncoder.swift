@@ -31,6 +31,7 @@ final class ByteSink {
         case let n as Int: return writeInteger(n)
         case let b as Bool: return append(b ? "true" : "false")
         case let w as any JSONLineWritable: return w.writeJSON(&out)
+        case let d as any StringKeyedEncodable where out.sortsKeys: return try d.writeSorted(self, codingPath: codingPath)
         default: break
         }
         let frame = Frame()
@@ -83,54 +84,21 @@ final class ByteSink {
     @inline(__always) func writeDouble(_ d: Double) { out.writeDouble(d) }
 }
 
-/// JSON text being written: the scalars' encodings, shared by every writer.
-struct JSONBytes {
-    var bytes: [UInt8]
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+/// A dictionary with string keys, which `ByteSink` writes with its keys sorted when asked to.
+protocol StringKeyedEncodable {
+    func writeSorted(_ sink: ByteSink, codingPath: [any CodingKey]) throws
+}
 
-    @inline(__always) mutating func append(_ s: StaticString) {
-        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func writeString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            var runStart = 0
-            for (k, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<k]))
-                runStart = k + 1
-                switch b {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                default:
-                    append("\\u00")
-                    bytes.append(Self.hexDigits[Int(b >> 4)])
-                    bytes.append(Self.hexDigits[Int(b & 0xF)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+extension Dictionary: StringKeyedEncodable where Key == String, Value: Encodable {
+    func writeSorted(_ sink: ByteSink, codingPath: [any CodingKey]) throws {
+        sink.append("{")
+        for (n, (key, value)) in sorted(by: { $0.key < $1.key }).enumerated() {
+            if n > 0 { sink.append(",") }
+            sink.writeString(key)
+            sink.append(":")
+            try sink.write(value, codingPath: codingPath)
         }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    mutating func writeInteger<I: FixedWidthInteger>(_ v: I) {
-        if v >= 0, v < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(v))
-            return
-        }
-        bytes.append(contentsOf: String(v).utf8)
-    }
-
-    mutating func writeDouble(_ d: Double) {
-        guard d.isFinite else { return append("null") }
-        if d.rounded() == d, abs(d) < 1e15 { return writeInteger(Int64(d)) }
-        bytes.append(contentsOf: d.description.utf8)
+        sink.append("}")
     }
 }
 

@@ -1,39 +1,9 @@
 import Foundation
 import LocusCore
-import LocusProtocol
+import LocusWire
 import NIOCore
 import NIOConcurrencyHelpers
 import NIOPosix
-
-/// A reply as a client reads it.
-public struct ClientReply: Sendable {
-    public var id: RequestID?
-    public var ok: Bool
-    public var result: JSONValue?
-    public var error: WireError?
-
-    /// Reads a reply line; nil when it is not a protocol reply.
-    init?(line: ByteBuffer) {
-        guard let value = try? line.withUnsafeReadableBytes({ try JSONValue(parsing: $0) }), case .object(let o) = value,
-              case .bool(let ok)? = o["ok"] else { return nil }
-        id = o["id"]
-        self.ok = ok
-        result = o["result"]
-        if case .object(let e)? = o["error"], case .string(let code)? = e["code"] {
-            var message = ""
-            if case .string(let m)? = e["message"] { message = m }
-            // A code this client does not know (a newer server's) still reads as an error.
-            error = WireError(WireErrorCode(rawValue: code) ?? .internalError, message)
-        }
-        if !ok, error == nil { error = WireError(.internalError, "an error reply without an error") }
-    }
-
-    /// The result, decoded into `T`, or the server's error thrown.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if let error { throw error }
-        return try JSONValueDecoder().decode(T.self, from: result ?? .null)
-    }
-}
 
 /// Why a client could not get an answer at all (as opposed to an error reply).
 public struct LocusClientError: Error, Sendable, CustomStringConvertible {
@@ -137,7 +107,7 @@ final class ReplyMatcher: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .line(let buffer) = unwrapInboundIn(data) else { return }
-        guard let reply = ClientReply(line: buffer) else {
+        guard let reply = buffer.withUnsafeReadableBytes({ ClientReply(line: $0) }) else {
             return failAll(LocusClientError(description: "the server sent a line that is not a protocol reply"))
         }
         // The id is the server's word: a number no request was given must not trap.

@@ -1,0 +1,151 @@
+import LocusCore
+import LocusWire
+
+/// Every operation of protocol v1, one descriptor each, in one table: the request decoder, the
+/// request handler, the server's connection handler, `info`'s operation list, the PROTOCOL.md
+/// tests and the CLI's `--server` requests all read `Operation.all`, and nothing else lists the
+/// operations.
+///
+/// A descriptor is the operation's name, syntax and summary (what `info` returns), how its
+/// arguments are decoded from a request (and, the other way, written into one), who answers it
+/// and where, and what answering it does. Adding an operation is a new file in `Operations/` with
+/// its descriptor, and its line in `all`. `ping`, from `Operations/Ping.swift`:
+///
+/// ```swift
+/// extension Operation {
+///     static let ping = Operation(
+///         name: "ping", syntax: #"{"id":1,"op":"ping"}"#,
+///         summary: "Answers at once: is the server alive.",
+///         beforeAuthentication: true,
+///         decode: { _ in },
+///         answer: { _, _ in .result(Pong()) }
+///     )
+/// }
+/// ```
+///
+/// An operation the engine answers gives `run` (the engine call, on a `RequestHandler`: its
+/// `Locator` and index) and `answeredBy` (the event loop for what costs microseconds whatever the
+/// input, the worker threads for what can cost a millisecond) instead of `answer`; see
+/// `Operations/Within.swift`, whose place depends on its arguments.
+public final class Operation: Sendable {
+    public let name: String
+    /// A request line showing every argument.
+    public let syntax: String
+    public let summary: String
+    /// Answered on a connection that has not authenticated yet (the server has tokens).
+    public let beforeAuthentication: Bool
+    private let decode: @Sendable (ArgumentReader) throws(WireError) -> (arguments: any Sendable, answeredBy: Answerer)
+    private let place: @Sendable (any Sendable) -> Answerer
+    private let encode: @Sendable (any Sendable) -> [String: JSONValue]
+    private let body: Body
+
+    private enum Body: Sendable {
+        /// Runs on the engine and writes the reply line.
+        case engine(@Sendable (any Sendable, RequestHandler, RequestID?, ContinuousClock.Instant) throws -> [UInt8])
+        case connection(@Sendable (any Sendable, ConnectionCall) throws(WireError) -> ConnectionAnswer)
+    }
+
+    /// The table. Its order is `info`'s.
+    public static let all: [Operation] = [.ping, .info, .reverse, .within, .suggest, .geocode, .cancel, .stats, .auth, .reload]
+
+    public static let named: [String: Operation] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    public static let names = Set(all.map(\.name))
+
+    /// An operation the engine answers: `run` is the engine call, `answeredBy` where it runs.
+    init<Arguments: Sendable, Result: Encodable>(
+        name: String, syntax: String, summary: String,
+        decode: @escaping @Sendable (ArgumentReader) throws(WireError) -> Arguments,
+        encode: @escaping @Sendable (Arguments) -> [String: JSONValue],
+        answeredBy: @escaping @Sendable (Arguments) -> Answerer,
+        run: @escaping @Sendable (Arguments, RequestHandler) throws -> Result
+    ) {
+        self.name = name
+        self.syntax = syntax
+        self.summary = summary
+        beforeAuthentication = false
+        self.decode = { (reader) throws(WireError) in
+            let arguments = try decode(reader)
+            return (arguments, answeredBy(arguments))
+        }
+        place = { ($0 as? Arguments).map(answeredBy) ?? .eventLoop }
+        self.encode = { ($0 as? Arguments).map(encode) ?? [:] }
+        body = .engine { arguments, handler, id, start in
+            guard let arguments = arguments as? Arguments else { throw WireError(.internalError, "internal error") }
+            let result = try run(arguments, handler)
+            return ReplyEncoder.success(id: id, result: result, elapsed: handler.clock.now - start)
+        }
+    }
+
+    /// An operation the connection answers itself, as soon as it is read.
+    init<Arguments: Sendable>(
+        name: String, syntax: String, summary: String, beforeAuthentication: Bool = false,
+        decode: @escaping @Sendable (ArgumentReader) throws(WireError) -> Arguments,
+        encode: @escaping @Sendable (Arguments) -> [String: JSONValue] = { _ in [:] },
+        answer: @escaping @Sendable (Arguments, ConnectionCall) throws(WireError) -> ConnectionAnswer
+    ) {
+        self.name = name
+        self.syntax = syntax
+        self.summary = summary
+        self.beforeAuthentication = beforeAuthentication
+        self.decode = { (reader) throws(WireError) in (try decode(reader), Answerer.connection) }
+        place = { _ in .connection }
+        self.encode = { ($0 as? Arguments).map(encode) ?? [:] }
+        body = .connection { (arguments, call) throws(WireError) in
+            guard let arguments = arguments as? Arguments else { throw WireError(.internalError, "internal error") }
+            return try answer(arguments, call)
+        }
+    }
+
+    /// Answered by the connection itself rather than the engine.
+    public var isAnsweredByConnection: Bool {
+        if case .connection = body { return true }
+        return false
+    }
+
+    func request(_ reader: ArgumentReader) throws(WireError) -> LocusRequest {
+        let (arguments, answeredBy) = try decode(reader)
+        return LocusRequest(self, arguments, answeredBy: answeredBy)
+    }
+
+    func answeredBy(_ arguments: any Sendable) -> Answerer { place(arguments) }
+
+    func wireArguments(_ arguments: any Sendable) -> [String: JSONValue] { encode(arguments) }
+
+    /// Runs an engine operation's request and writes its reply; nil for one the connection answers.
+    func run(_ request: LocusRequest, on handler: RequestHandler, id: RequestID?, started: ContinuousClock.Instant) throws -> [UInt8]? {
+        guard case .engine(let run) = body else { return nil }
+        return try run(request.arguments, handler, id, started)
+    }
+
+    /// Answers a request of an operation the connection answers itself.
+    package func answer(_ request: LocusRequest, _ call: ConnectionCall) throws(WireError) -> ConnectionAnswer {
+        guard case .connection(let answer) = body else {
+            throw WireError(.internalError, "internal error")
+        }
+        return try answer(request.arguments, call)
+    }
+}
+
+extension Operation: Encodable {
+    enum CodingKeys: String, CodingKey { case name, syntax, summary }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(syntax, forKey: .syntax)
+        try c.encode(summary, forKey: .summary)
+    }
+}
+
+/// Who answers a request, and on which threads.
+public enum Answerer: Sendable {
+    /// The connection itself, as soon as the request is read, before requests queued for the
+    /// engine: `ping`, `auth`, `cancel`, `stats`, `reload`.
+    case connection
+    /// The engine, on the connection's event loop, in order: what costs microseconds whatever
+    /// the input.
+    case eventLoop
+    /// The engine, on the server's worker threads (`EngineBatch`): what can cost a millisecond on
+    /// hostile input, which would hold up every other connection of the event loop.
+    case workers
+}
