@@ -14,7 +14,9 @@ WORKDIR /src
 COPY scripts/setup scripts/setup
 RUN scripts/setup
 # Resolve packages in their own layer so that source edits do not refetch them.
+# The manifest names the test targets too, and SwiftPM checks their folders exist.
 COPY Package.swift ./
+COPY Tests Tests
 COPY Sources/CGEOS Sources/CGEOS
 COPY Sources/CPROJ Sources/CPROJ
 COPY Sources/CSQLite Sources/CSQLite
@@ -43,5 +45,7 @@ VOLUME ["/data"]
 USER locus
 WORKDIR /data
 EXPOSE 7878
+# Alive and answering: `ping` is answered before authentication, over the socket in the volume.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s CMD ["locus", "ping", "--server", "unix:/data/locus.sock", "--timeout", "4"]
 ENTRYPOINT ["locus"]
 CMD ["serve", "--listen", "tcp://0.0.0.0:7878", "--listen", "unix:/data/locus.sock"]

@@ -24,6 +24,20 @@ public final class LocusClient: Sendable {
     }
 
     /// Connects, and authenticates with `token` when one is given.
+    /// Why a connection failed, in the system's words ("connection refused", "no such file or
+    /// directory"), not NIO's description of its attempts.
+    static func reason(_ error: any Error) -> String {
+        var underlying: any Error = error
+        if let e = error as? NIOConnectionError, let first = e.connectionErrors.first {
+            underlying = first.error
+        }
+        if let io = underlying as? IOError {
+            return String(cString: strerror(io.errnoCode)).lowercased()
+        }
+        if error is NIOConnectionError { return "the host name does not resolve" }
+        return "\(underlying)"
+    }
+
     public static func connect(to address: ListenAddress, token: String? = nil,
                                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> LocusClient {
         // The matcher is handed out by the initializer itself: looking it up in the pipeline
@@ -49,7 +63,7 @@ public final class LocusClient: Sendable {
             }
         } catch {
             handed.fail(error)
-            throw LocusClientError(description: "cannot connect to \(address): \(error)")
+            throw LocusClientError(description: "no Locus server at \(address): \(Self.reason(error))")
         }
         let matcher = try await handed.futureResult.get()
         let client = LocusClient(channel: channel, handler: matcher)
@@ -98,7 +112,10 @@ final class NIOLockedCounter: Sendable {
 final class ReplyMatcher: ChannelInboundHandler {
     typealias InboundIn = RequestLine
     private var waiting: [Int: EventLoopPromise<ClientReply>] = [:]
-    private var closedError: LocusClientError?
+    /// Why later requests fail at once: the connection's end, or the server's error about the
+    /// whole connection (`overloaded`, `too_large`), kept as the server's code so that a client
+    /// refused for overload hears "busy", not "no server".
+    private var closedError: (any Error)?
 
     func expect(id: Int, _ promise: EventLoopPromise<ClientReply>) {
         if let closedError { return promise.fail(closedError) }
@@ -117,7 +134,7 @@ final class ReplyMatcher: ChannelInboundHandler {
             // An error about the connection (too large, overloaded): it answers everything waiting.
             for (_, p) in waiting { p.succeed(reply) }
             waiting.removeAll()
-            closedError = LocusClientError(description: "\(error.code.rawValue): \(error.message)")
+            closedError = error
         }
     }
 

@@ -22,9 +22,9 @@ import NIOExtras
 /// clients match them by id.
 ///
 /// The event loop's own work is time-sliced: a connection's turn of decoding and answering stops
-/// after `turnBudget` (or `requestsPerTurn` requests), and what is left continues in the loop's
-/// next round (`LoopTurns`), after the loop has polled its sockets, so one busy connection cannot
-/// starve the others on its thread.
+/// after the configuration's `turnBudget` (or `requestsPerTurn` requests), and what is left
+/// continues in the loop's next round (`LoopTurns`), after the loop has polled its sockets, so one
+/// busy connection cannot starve the others on its thread.
 ///
 /// Memory is bounded whatever the client reads: every reply counts toward the in-flight limit
 /// until the socket has taken it, whether the engine, a worker or the handler wrote it, and so
@@ -81,7 +81,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     private let requestsPerTurn = 256
     /// The event loop's work for one connection in one turn. A reverse takes a few microseconds,
     /// so this is a few hundred of them; the JSON decode of a 64 KiB line takes a fraction of it.
-    static let turnBudget: Duration = .milliseconds(1)
+
 
     public init(server: ServerContext, allocator: ByteBufferAllocator) {
         self.server = server
@@ -98,7 +98,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         let now = ContinuousClock.now
         if !reading {
             reading = true
-            sliceEnd = now + Self.turnBudget
+            sliceEnd = now + self.server.configuration.turnBudget
         }
         // Past the slice, lines wait undecoded like lines past the in-flight limit (and reading
         // stops until they are decoded): a read of many costly lines is decoded over several turns.
@@ -324,7 +324,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
             server.turns(on: context.eventLoop).later {
                 self.drainScheduled = false
                 guard context.channel.isActive else { return }
-                self.sliceEnd = ContinuousClock.now + Self.turnBudget
+                self.sliceEnd = ContinuousClock.now + self.server.configuration.turnBudget
                 self.drain(context, until: self.sliceEnd)
             }
         }
@@ -333,7 +333,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     /// Drains with a new slice: for the events that are this connection's turn (its socket became
     /// writable, the client half-closed).
     private func drainInNewSlice(_ context: ChannelHandlerContext) {
-        sliceEnd = ContinuousClock.now + Self.turnBudget
+        sliceEnd = ContinuousClock.now + self.server.configuration.turnBudget
         drain(context, until: sliceEnd)
     }
 

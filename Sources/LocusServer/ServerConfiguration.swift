@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     public var maximumInFlightPerConnection: Int = 128
     /// Open connections; one more is answered `overloaded` and closed. Default 1,024.
     public var maximumConnections: Int = 1_024
+    /// The event loop's work for one connection in one turn, before the loop polls its other
+    /// sockets. A reverse takes a few microseconds, so this is a few hundred of them; the JSON
+    /// decode of a 64 KiB line takes a fraction of it. Default 1 ms.
+    public var turnBudget: Duration = .milliseconds(1)
     /// A request not started within this many seconds of being read (waiting for its connection's
     /// turn or for a worker) is answered `timeout` instead of run. Default 5 s.
     public var requestTimeout: Double = 5

@@ -7,6 +7,7 @@ import LocusEngine
 import LocusProtocol
 import LocusWire
 import NIOConcurrencyHelpers
+import UnixSignals
 
 /// What `enrich` and `assign` share: files, CSV style, parallelism, resume, failures.
 struct BatchFileOptions: ParsableArguments {
@@ -26,6 +27,8 @@ struct BatchFileOptions: ParsableArguments {
     var workers: Int?
     @Option(help: ArgumentHelp("With --server: connections to open; the server answers each on its own core.", valueName: "n"))
     var connections: Int = 4
+    @Flag(help: "Print the summary (or the error) as one JSON object on standard output.")
+    var json = false
     @OptionGroup var index: IndexOptions
     @OptionGroup var server: ServerOptions
 
@@ -66,29 +69,30 @@ struct BatchFileOptions: ParsableArguments {
         return layers
     }
 
-    /// On Ctrl-C or SIGTERM, says how far the job got and how to go on, then exits. Whatever
-    /// moment it comes, the output and its resume record agree (see `Checkpoint`).
-    static func onInterrupt(output: String) -> any DispatchSourceSignal {
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let term = DispatchSource.makeSignalSource(signal: SIGTERM, queue: .global())
+    /// On Ctrl-C or SIGTERM, says how far the job got and how to go on, then exits 130. Whatever
+    /// moment it comes, the output and its resume record agree (see `Checkpoint`). Cancel the
+    /// task when the job is over.
+    static func onInterrupt(output: String) async -> Task<Void, Never> {
+        // The default action would end the process before the message; the sequence's sources
+        // receive the signals either way.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        let handler: @Sendable () -> Void = {
-            let done = rowsWritten(output: output)
-            FileHandle.standardError.write(Data("\r\u{1B}[Klocus: interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on\n".utf8))
-            Foundation.exit(130)
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        return Task.detached {
+            for await _ in signals {
+                let done = rowsWritten(output: output)
+                let erase = standardErrorIsTerminal ? "\r\u{1B}[K" : ""
+                FileHandle.standardError.write(Data("\(erase)locus: interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on\n".utf8))
+                Foundation.exit(ExitStatus.interrupted.rawValue)
+            }
         }
-        source.setEventHandler(handler: handler)
-        term.setEventHandler(handler: handler)
-        source.resume()
-        term.resume()
-        // Cancelling the SIGINT source also stops the SIGTERM one.
-        source.setCancelHandler {
-            term.cancel()
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
-        return source
+    }
+
+    /// Puts Ctrl-C and SIGTERM back to ending the process at once.
+    static func restoreSignals(_ watcher: Task<Void, Never>) {
+        watcher.cancel()
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 
     /// The rows an interrupted job's resume record says are in `output`.
@@ -103,12 +107,12 @@ struct BatchFileOptions: ParsableArguments {
              report: (BatchSummary) -> [String]) async throws {
         var options = BatchOptions(output: output)
         options.resume = resume
-        let interruption = Self.onInterrupt(output: output)
-        defer { interruption.cancel() }
+        let interruption = await Self.onInterrupt(output: output)
+        defer { Self.restoreSignals(interruption) }
         let summary: BatchSummary
         if let address = server.address {
             options.workers = workers ?? 64
-            let token = server.token ?? ProcessInfo.processInfo.environment["LOCUS_TOKEN"]
+            let token = try server.resolvedToken()
             var backends: [ServerBackend] = []
             for _ in 0..<connections { backends.append(ServerBackend(client: try await LocusClient.connect(to: address, token: token))) }
             let pool = backends
@@ -134,10 +138,21 @@ struct BatchFileOptions: ParsableArguments {
             + String(format: " in %.1f s, %@ rows/s; %@", summary.seconds, BatchProgress.grouped(Int(rate)), describe)]
         lines += report(summary)
         lines.append("wrote \(output)")
-        for l in lines { Output.note(l) }
+        if json {
+            Output.json(BatchReport(summary, output: output))
+        } else {
+            for l in lines { Output.note(l) }
+        }
         if summary.failed > 0, !allowFailures {
-            Output.note("locus: \(BatchProgress.grouped(summary.failed)) rows failed; they are in the output with their status and reason (--allow-failures to exit 0)")
-            throw ExitCode(2)
+            // In the words of the summary's own categories: "3 rows unmatched", not "3 rows failed"
+            // after "unmatched 3".
+            let kinds = ["unmatched", "failed"].filter { (summary.categories[$0] ?? 0) > 0 }
+            let what = kinds.isEmpty ? "failed" : kinds.joined(separator: " or ")
+            let detail = kinds.count > 1 ? " (" + kinds.map { "\($0) \(BatchProgress.grouped(summary.categories[$0] ?? 0))" }.joined(separator: ", ") + ")" : ""
+            if !json {
+                Output.note("locus: \(BatchProgress.grouped(summary.failed)) rows \(what)\(detail); they are in the output with their status and reason (--allow-failures to exit 0)")
+            }
+            throw ExitCode(ExitStatus.rowsFailed.rawValue)
         }
     }
 }
@@ -158,10 +173,11 @@ extension Locus {
         static let configuration = CommandConfiguration(
             abstract: "Geocode every row of a CSV of addresses: coordinates, score, match type, the address as matched, and its polygons.",
             discussion: """
-            Every input column and row is kept, in order; a row that cannot be matched stays, with
-            its status (matched, unmatched, failed) and reason. The address comes from one column
-            (found by name: address, full_address, street_address, …; completed by city, state
+            Every input column and row is kept, in order; a row that cannot be matched stays, with \
+            its status (matched, unmatched, failed) and reason. The address comes from one column \
+            (found by name: address, full_address, street_address, …; completed by city, state \
             and ZIP columns when present) or from parts (--number-column, --street-column, …).
+
             Example: locus enrich addresses.csv -o enriched.csv
             """
         )
@@ -174,7 +190,7 @@ extension Locus {
         @Option(help: ArgumentHelp("Column with the ZIP code.", valueName: "name")) var postcodeColumn: String?
         @Option(help: ArgumentHelp("Spatial reference of the coordinates written: 4326 (longitude, latitude) or any wkid (x, y).", valueName: "wkid"))
         var outWkid: Int = 4326
-        @Option(help: "Rows whose best candidate scores below this are unmatched (0–100).") var minScore: Double = 60
+        @Option(help: ArgumentHelp("Rows whose best candidate scores below this are unmatched (0–100).", valueName: "score")) var minScore: Double = 60
 
         func validate() throws {
             guard (0...100).contains(minScore) else { throw ValidationError("--min-score must be 0 … 100") }
@@ -186,6 +202,7 @@ extension Locus {
 
         func run() async throws {
             do {
+                try CommandError.requireInput(files.input, "the input CSV")
                 let input = try CSVInput(path: files.input, delimiter: files.delimiterScalar)
                 var columns = EnrichJob.Columns()
                 columns.address = addressColumn
@@ -204,7 +221,7 @@ extension Locus {
             } catch let e as ExitCode {
                 throw e
             } catch {
-                throw fail(error, json: false)
+                throw fail(error, json: files.json)
             }
         }
     }
@@ -213,8 +230,9 @@ extension Locus {
         static let configuration = CommandConfiguration(
             abstract: "The polygons covering every point of a CSV: neighbourhood (or any layer) for each row, optionally its address.",
             discussion: """
-            Every input column and row is kept, in order. Points come from lon/lat columns (found by
+            Every input column and row is kept, in order. Points come from lon/lat columns (found by \
             name: lon, longitude, lng, x / lat, latitude, y) or --x-column/--y-column in --wkid.
+
             Example: locus assign trees.csv -o trees-with-neighbourhoods.csv --nearest-within 500
             """
         )
@@ -240,6 +258,7 @@ extension Locus {
 
         func run() async throws {
             do {
+                try CommandError.requireInput(files.input, "the input CSV")
                 let input = try CSVInput(path: files.input, delimiter: files.delimiterScalar)
                 let (index, available) = try await files.source(reverse ? [.layers, .addresses] : .layers)
                 let job = try AssignJob(header: input.header, xColumn: xColumn, yColumn: yColumn, spatialReference: try SpatialReference(wkid: wkid),
@@ -252,7 +271,7 @@ extension Locus {
             } catch let e as ExitCode {
                 throw e
             } catch {
-                throw fail(error, json: false)
+                throw fail(error, json: files.json)
             }
         }
     }
@@ -266,4 +285,33 @@ struct InfoLayers: Decodable {
         var metadata: [String: String]
     }
     var index: Index
+}
+
+/// A batch job's summary as `--json` prints it.
+struct BatchReport: Encodable {
+    var rows: Int
+    var resumedRows: Int
+    var seconds: Double
+    var rowsPerSecond: Double
+    /// Rows by status or match type: `point_address`, `unmatched`, `covered`, `failed`, …
+    var categories: [String: Int]
+    /// Rows counted as not answered (unmatched or failed): the exit status is 2 when any are.
+    var failed: Int
+    var output: String
+
+    init(_ s: BatchSummary, output: String) {
+        rows = s.rows + s.resumedRows
+        resumedRows = s.resumedRows
+        seconds = (s.seconds * 1000).rounded() / 1000
+        rowsPerSecond = s.seconds > 0 ? (Double(s.rows) / s.seconds).rounded() : 0
+        categories = s.categories
+        failed = s.failed
+        self.output = output
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case rows, seconds, categories, failed, output
+        case resumedRows = "resumed_rows"
+        case rowsPerSecond = "rows_per_second"
+    }
 }

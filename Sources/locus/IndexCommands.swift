@@ -64,8 +64,8 @@ extension Locus.Index {
         static let configuration = CommandConfiguration(
             abstract: "Build an index from address points and polygon layers.",
             discussion: """
-            With no sources given, builds the default Portland dataset (Data/portland/dataset.json)
-            from the data folder. Rows and polygons that cannot be imported are counted, listed in
+            With no sources given, builds the default Portland dataset (Data/portland/dataset.json) \
+            from the data folder. Rows and polygons that cannot be imported are counted, listed in \
             the index and reported here; none is dropped silently.
             """
         )
@@ -168,28 +168,35 @@ extension Locus.Index {
         func run() throws {
             do {
                 var config = try configuration()
+                if let path = config.addresses { try CommandError.requireInput(path, "the address CSV") }
+                for l in config.layers { try CommandError.requireInput(l.path, "layer \(l.name)") }
+                for path in config.synonyms { try CommandError.requireInput(path, "a synonyms file") }
                 config.buildDate = BuildClock.now
+                config.progress = BuildProgressDisplay.make()
                 let report = try IndexBuilder.build(config)
+                BuildProgressDisplay.finish()
                 if json { return Output.json(report) }
-                Output.line("wrote \(config.output) (\(String(format: "%.1f", Double(report.bytes) / 1_048_576)) MB) in \(String(format: "%.1f", report.seconds)) s")
+                // The report is about the build, as a batch job's summary is: standard error, like
+                // theirs; standard output carries only what --json asks for.
+                Output.note("wrote \(config.output) (\(String(format: "%.1f", Double(report.bytes) / 1_048_576)) MB) in \(String(format: "%.1f", report.seconds)) s")
                 if config.addresses != nil {
                     let rejected = report.addressRows - report.addresses
-                    Output.line("addresses: \(report.addresses) indexed of \(report.addressRows) rows, \(rejected) rejected")
+                    Output.note("addresses: \(report.addresses) indexed of \(report.addressRows) rows, \(rejected) rejected")
                     for (reason, n) in report.rejectedAddresses.sorted(by: { $0.value > $1.value }) {
-                        Output.line("  \(n) × \(reason)")
+                        Output.note("  \(n) × \(reason)")
                     }
                 }
                 for l in report.layers {
-                    Output.line("layer \(l.name): \(l.features) polygons from \(l.crs), \(l.repaired) repaired, \(l.rejected) rejected (name: \(l.nameField.isEmpty ? "id" : l.nameField), id: \(l.idField))")
+                    Output.note("layer \(l.name): \(l.features) polygons from \(l.crs), \(l.repaired) repaired, \(l.rejected) rejected (name: \(l.nameField.isEmpty ? "id" : l.nameField), id: \(l.idField))")
                 }
                 if let l = report.lots {
-                    Output.line("lots (layer \(l.layer)): \(l.addressesOnLots) addresses on \(l.lotsWithAddresses) of \(l.lots) lots")
+                    Output.note("lots (layer \(l.layer)): \(l.addressesOnLots) addresses on \(l.lotsWithAddresses) of \(l.lots) lots")
                 }
                 if !report.issues.isEmpty {
-                    Output.line("first import issues (all are listed by `locus index info --issues`):")
-                    for i in report.issues.prefix(10) { Output.line("  \(i.source) row \(i.row): \(i.outcome.rawValue): \(i.reason)") }
+                    Output.note("first import issues (all are listed by `locus index info --issues`):")
+                    for i in report.issues.prefix(10) { Output.note("  \(i.source) row \(i.row): \(i.outcome.rawValue): \(i.reason)") }
                 }
-            } catch let error as LocusError {
+            } catch {
                 throw fail(error, json: json)
             }
         }
@@ -212,14 +219,7 @@ extension Locus.Index {
 
         func run() throws {
             do {
-                let indexPath: String
-                if let p = path {
-                    indexPath = p
-                } else {
-                    let d = DefaultDataset(dataDirectory: dataDir)
-                    try unusableIfMissing { try d.ensureIndex() }
-                    indexPath = d.indexPath
-                }
+                let indexPath = try DefaultDataset(dataDirectory: dataDir).indexPath(named: path)
                 let m = try unusableIfMissing { try LocusIndex.metadata(path: indexPath) }
                 if json { return Output.json(m) }
                 Output.line("index      \(m.path)")

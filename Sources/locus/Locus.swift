@@ -10,8 +10,31 @@ struct Locus: AsyncParsableCommand {
         commandName: "locus",
         abstract: "Offline geocoding and spatial queries over one index file.",
         version: LocusVersion.current,
-        subcommands: [Index.self, Serve.self, Within.self, Reverse.self, Suggest.self, Geocode.self, Enrich.self, Assign.self, Eval.self]
+        subcommands: [Index.self, Serve.self, Within.self, Reverse.self, Suggest.self, Geocode.self, Enrich.self, Assign.self, Eval.self, Ping.self]
     )
+
+    /// As swift-argument-parser's, except that with `--json` a bad argument is reported as every
+    /// other error is, one `{"error":…}` line with a code (`invalid_argument`, exit 64), so a
+    /// script reading JSON never gets a usage text instead.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let status = exitCode(for: error)
+            // An `ExitCode` has been reported by the command itself.
+            if !(error is ExitCode), CommandLine.arguments.dropFirst().contains("--json"), status == .validationFailure {
+                let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
+                Output.json(["error": ["code": "invalid_argument", "message": message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message]])
+                Foundation.exit(status.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Where the index is, shared by every command that reads one.
@@ -29,17 +52,14 @@ struct IndexOptions: ParsableArguments {
     func open(_ parts: LocusIndex.Parts) throws -> LocusIndex {
         var extra = StreetSynonyms()
         for path in synonyms {
+            try CommandError.requireInput(path, "a synonyms file")
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
                 throw LocusError(.invalidArgument, "cannot read the synonyms file \(path)")
             }
             extra = extra.merging(try StreetSynonyms(parsing: text))
         }
-        return try unusableIfMissing {
-            if let index { return try LocusIndex(path: index, loading: parts, synonyms: extra) }
-            let defaults = DefaultDataset(dataDirectory: dataDir)
-            try defaults.ensureIndex()
-            return try LocusIndex(path: defaults.indexPath, loading: parts, synonyms: extra)
-        }
+        let path = try DefaultDataset(dataDirectory: dataDir).indexPath(named: index)
+        return try unusableIfMissing { try LocusIndex(path: path, loading: parts, synonyms: extra) }
     }
 }
 
@@ -73,7 +93,7 @@ struct QueryOptions: ParsableArguments {
 
 /// X and Y as plain arguments, negative numbers included (`locus reverse -122.63 45.57`).
 struct Coordinates: ParsableArguments {
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("X (longitude) and Y (latitude) of the point.", valueName: "x y"))
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("X (longitude) then Y (latitude) of the point; negative numbers as they are.", valueName: "x> <y"))
     var values: [String] = []
 
     var point: GeoPoint {
@@ -91,21 +111,6 @@ struct Coordinates: ParsableArguments {
         guard values.allSatisfy({ Double($0)!.isFinite }) else {
             throw ValidationError("coordinates must be finite numbers")
         }
-    }
-}
-
-/// Prints a Locus error the way every command does and picks the exit status.
-func fail(_ error: LocusError, json: Bool) -> ExitCode {
-    if json {
-        Output.json(["error": ["code": error.code.description, "message": error.message]])
-    } else {
-        FileHandle.standardError.write(Data("locus: \(error.message)\n".utf8))
-    }
-    switch error.code {
-    case .notFound: return ExitCode(3)
-    case .invalidArgument, .tooLarge: return ExitCode(64)
-    case .invalidIndex, .importFailed: return ExitCode(65)
-    default: return ExitCode(70)
     }
 }
 

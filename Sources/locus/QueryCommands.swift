@@ -9,6 +9,7 @@ extension Locus {
     struct Within: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Every polygon of a layer that covers a point, smallest first.",
+            usage: "locus within <x> <y> [<options>]",
             discussion: "Example: locus within -122.6296 45.5676"
         )
 
@@ -65,13 +66,14 @@ extension Locus {
     struct Reverse: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The street address at a point: the address of the lot it fronts, within a distance.",
+            usage: "locus reverse <x> <y> [<options>]",
             discussion: "Example: locus reverse -122.6296 45.5676"
         )
 
         @OptionGroup var coordinates: Coordinates
         @Option(name: .long, help: ArgumentHelp("Search radius in metres.", valueName: "metres"))
         var maxDistance: Double = 100
-        @Option(help: "frontage: the lot the point stands in front of; nearest: the nearest address point.")
+        @Option(help: ArgumentHelp("frontage: the lot the point stands in front of; nearest: the nearest address point.", valueName: "method"))
         var method: ReverseMethod = .frontage
         @Option(name: .long, help: ArgumentHelp("Also name the polygons of this layer covering the point (repeatable): the address and the neighbourhood in one answer.", valueName: "name"))
         var layer: [String] = []

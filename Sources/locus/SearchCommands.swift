@@ -74,22 +74,22 @@ extension Locus {
         static let configuration = CommandConfiguration(
             abstract: "Locate an address, intersection, street, postcode or neighbourhood.",
             discussion: """
-            Examples: locus geocode 6132 ne 34th
-                      locus geocode "NE 34th Ave & NE Killingsworth St"
+            Examples: locus geocode 6132 ne 34th \
+                      locus geocode "NE 34th Ave & NE Killingsworth St" \
                       locus geocode --number 6132 --street "NE 34th Ave" --postcode 97211
             """
         )
 
         @Argument(help: "The address as typed.") var text: [String] = []
         @Option(help: ArgumentHelp("A suggestion's key.", valueName: "key")) var key: String?
-        @Option(help: "House number.") var number: String?
-        @Option(help: "Street.") var street: String?
-        @Option(help: "City.") var city: String?
-        @Option(help: "ZIP code.") var postcode: String?
+        @Option(help: ArgumentHelp("House number.", valueName: "text")) var number: String?
+        @Option(help: ArgumentHelp("Street.", valueName: "text")) var street: String?
+        @Option(help: ArgumentHelp("City.", valueName: "text")) var city: String?
+        @Option(help: ArgumentHelp("ZIP code.", valueName: "zip")) var postcode: String?
         @Option(name: [.customLong("max"), .customLong("max-results")], help: "At most this many candidates.")
         var max: Int = 5
         @Option(help: ArgumentHelp("Prefer candidates near LON,LAT (in --wkid).", valueName: "lon,lat")) var near: PointOption?
-        @Option(help: "Leave out candidates scoring below this (0–100).") var minScore: Double = 60
+        @Option(help: ArgumentHelp("Leave out candidates scoring below this (0–100).", valueName: "score")) var minScore: Double = 60
         @Flag(help: "Say why each candidate scored what it did.") var explain = false
         @OptionGroup var query: QueryOptions
         @OptionGroup var index: IndexOptions
@@ -195,6 +195,7 @@ extension Locus {
 
         func run() async throws {
             do {
+                try CommandError.requireInput(truth, "the ground-truth file")
                 var options = TruthEvaluationOptions()
                 options.addressColumn = addressColumn
                 options.xColumn = xColumn

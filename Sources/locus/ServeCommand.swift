@@ -13,27 +13,29 @@ extension Locus {
         static let configuration = CommandConfiguration(
             abstract: "Serve protocol v1 (line-delimited JSON, see PROTOCOL.md) over TCP and Unix sockets.",
             discussion: """
-            Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock
             SIGTERM or SIGINT: stop accepting, answer what is in flight, exit 0.
-            SIGHUP: reload the index file (rebuilt and renamed into place); a bad file is refused
+
+            SIGHUP: reload the index file (rebuilt and renamed into place); a bad file is refused \
             and the current index keeps serving.
+
+            Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock
             """
         )
 
         @Option(name: .long, help: ArgumentHelp("Listen here; repeatable: tcp://HOST:PORT or unix:/path. Default tcp://127.0.0.1:7878.", valueName: "url"))
         var listen: [String] = []
-        @Option(help: "Event-loop threads (sockets, and the microsecond ops). Default: one per core.") var threads: Int?
-        @Option(help: "Worker threads for geocode and suggest. Default: one per core.") var workerThreads: Int?
-        @Option(help: "Nice value of the worker threads, below the event loops (0 … 19).") var workerNice: Int = 10
-        @Option(help: "Longest request line in bytes.") var maxLineBytes: Int = 65_536
-        @Option(help: "Requests one connection may have outstanding before the server stops reading it.") var maxInFlight: Int = 128
-        @Option(help: "Open connections before new ones are refused as overloaded.") var maxConnections: Int = 1_024
-        @Option(help: "Seconds a request may wait to start (for its turn or a worker) before it is answered 'timeout'.") var requestTimeout: Double = 5
-        @Option(help: "Seconds of silence before a connection is closed.") var idleTimeout: Double = 300
+        @Option(help: ArgumentHelp("Event-loop threads (sockets, and the microsecond ops). Default: one per core.", valueName: "n")) var threads: Int?
+        @Option(help: ArgumentHelp("Worker threads for geocode and suggest. Default: one per core.", valueName: "n")) var workerThreads: Int?
+        @Option(help: ArgumentHelp("Nice value of the worker threads, below the event loops (0 … 19).", valueName: "nice")) var workerNice: Int = 10
+        @Option(help: ArgumentHelp("Longest request line in bytes.", valueName: "bytes")) var maxLineBytes: Int = 65_536
+        @Option(help: ArgumentHelp("Requests one connection may have outstanding before the server stops reading it.", valueName: "n")) var maxInFlight: Int = 128
+        @Option(help: ArgumentHelp("Open connections before new ones are refused as overloaded.", valueName: "n")) var maxConnections: Int = 1_024
+        @Option(help: ArgumentHelp("Seconds a request may wait to start (for its turn or a worker) before it is answered 'timeout'.", valueName: "seconds")) var requestTimeout: Double = 5
+        @Option(help: ArgumentHelp("Seconds of silence before a connection is closed.", valueName: "seconds")) var idleTimeout: Double = 300
         @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
         var tokenFile: String?
         @Flag(help: "Allow listening beyond loopback without a token.") var allowUnauthenticated = false
-        @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
+        @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "info"
         @OptionGroup var index: IndexOptions
 
         func validate() throws {

@@ -10,8 +10,11 @@ struct ServerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Ask a running Locus server instead of opening the index: tcp://HOST:PORT or unix:/path.", valueName: "url"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Token for a server that requires one. Default: $LOCUS_TOKEN.", valueName: "token"))
+    @Option(help: ArgumentHelp("Token for a server that requires one (visible in the process list: prefer --token-file or $LOCUS_TOKEN).", valueName: "token"))
     var token: String?
+
+    @Option(help: ArgumentHelp("File whose first line is the token. Default: $LOCUS_TOKEN.", valueName: "path"))
+    var tokenFile: String?
 
     var address: ListenAddress? { server.flatMap(ListenAddress.init) }
 
@@ -19,13 +22,28 @@ struct ServerOptions: ParsableArguments {
         if let server, ListenAddress(server) == nil {
             throw ValidationError("--server must be tcp://HOST:PORT or unix:/path, got '\(server)'")
         }
+        if token != nil, tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+    }
+
+    /// The token to authenticate with: --token, the first line of --token-file, or $LOCUS_TOKEN.
+    func resolvedToken() throws -> String? {
+        if let token { return token }
+        if let tokenFile {
+            try CommandError.requireInput(tokenFile, "the token file")
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8),
+                  let line = text.split(whereSeparator: \.isNewline).first?.trimmingWhitespace(), !line.isEmpty else {
+                throw CommandError(status: .usage, code: "invalid_argument", message: "\(tokenFile) holds no token on its first line")
+            }
+            return line
+        }
+        return ProcessInfo.processInfo.environment["LOCUS_TOKEN"]
     }
 
     /// Sends the request the command would run in process, written by its operation's
     /// descriptor, and returns the result decoded, or throws the server's error.
     func ask<T: Decodable>(_ request: LocusRequest, as type: T.Type) async throws -> T {
         guard let address else { throw LocusError(.internalError, "no server given") }
-        let client = try await LocusClient.connect(to: address, token: token ?? ProcessInfo.processInfo.environment["LOCUS_TOKEN"])
+        let client = try await LocusClient.connect(to: address, token: try resolvedToken())
         defer { Task { await client.close() } }
         return try await client.send(op: request.op, request.wireArguments).decode(T.self)
     }
@@ -36,34 +54,4 @@ extension JSONValue {
     static func location(_ p: GeoPoint, wkid: Int) -> JSONValue {
         .object(["x": .number(p.x), "y": .number(p.y), "wkid": .number(Double(wkid))])
     }
-}
-
-/// Prints any error the way every command does and picks the exit status: the same text and
-/// status whether the answer came from the index in process or from a server.
-func fail(_ error: any Error, json: Bool) -> ExitCode {
-    let code: String, message: String, status: Int32
-    switch error {
-    case let e as LocusError:
-        return fail(e, json: json)
-    case let e as WireError:
-        code = e.code.rawValue
-        message = e.message
-        switch e.code {
-        case .notFound: status = 3
-        case .invalidArgument, .invalidJSON, .invalidRequest, .unknownOp, .tooLarge: status = 64
-        case .unauthorized: status = 77
-        case .timeout, .overloaded, .cancelled: status = 75
-        default: status = 70
-        }
-    case let e as LocusClientError:
-        (code, message, status) = ("unavailable", e.description, 69)
-    default:
-        (code, message, status) = ("internal", "unexpected reply from the server", 70)
-    }
-    if json {
-        Output.json(["error": ["code": code, "message": message]])
-    } else {
-        FileHandle.standardError.write(Data("locus: \(message)\n".utf8))
-    }
-    return ExitCode(status)
 }

@@ -42,17 +42,17 @@ import Testing
     }
 
     @Test(arguments: [
-        (["reverse", "45.5676", "-122.6296"], "latitude -122.6296 is outside"),
-        (["reverse", "-122.6", "nan"], "finite"),
-        (["reverse", "-122.6"], "exactly two coordinates"),
-        (["within", "-122.6", "45.5", "--bogus"], "unknown option '--bogus'"),
-        (["within", "-122.6", "45.5", "--layer", "nope"], "no layer named \"nope\""),
-        (["reverse", "-122.6", "45.5", "--wkid", "999999"], "unknown or unsupported coordinate reference system"),
-        (["reverse", "-122.6", "45.5", "--max-distance", "-5"], "--max-distance"),
-    ])
-    func badInputGetsAClearError(_ arguments: [String], _ message: String) throws {
+        (["reverse", "45.5676", "-122.6296"], "latitude -122.6296 is outside", 64),
+        (["reverse", "-122.6", "nan"], "finite", 64),
+        (["reverse", "-122.6"], "exactly two coordinates", 64),
+        (["within", "-122.6", "45.5", "--bogus"], "unknown option '--bogus'", 64),
+        (["within", "-122.6", "45.5", "--layer", "nope"], "no layer named \"nope\"", 3),
+        (["reverse", "-122.6", "45.5", "--wkid", "999999"], "unknown or unsupported coordinate reference system", 64),
+        (["reverse", "-122.6", "45.5", "--max-distance", "-5"], "--max-distance", 64),
+    ] as [([String], String, Int32)])
+    func badInputGetsAClearError(_ arguments: [String], _ message: String, _ status: Int32) throws {
         let r = try TestSupport.locus(arguments + ["--index", index])
-        #expect(r.status != 0)
+        #expect(r.status == status)
         #expect(r.stderr.contains(message), "stderr was: \(r.stderr)")
     }
 

@@ -219,27 +219,39 @@ enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Catches: SIGHUP's default action (ending the process) left in force while the index
     /// loads, before the server installs its handler. An operator's reload, or a log rotation,
     /// during a restart then killed the server.
-    @Test(.timeLimit(.minutes(1)))
+    ///
+    /// The window (the index loading) can be shorter than one poll on a machine busy with other
+    /// tests: a start in which the poll saw the socket before it saw SIGHUP ignored proves
+    /// nothing either way, and is tried again.
+    @Test(.timeLimit(.minutes(3)))
     func aSIGHUPWhileStartingIsNotFatal() async throws {
-        let serve = try ServeProcess(index: try TestSupport.portlandIndexPath())
-        let pid = serve.process.processIdentifier
-        /// Whether the process ignores SIGHUP now, from its signal mask in /proc.
-        func ignoresHangup() -> Bool {
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
-                  let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
-            return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
-        }
-        try await withTaskExecutorPreference(OwnThread.polling) {
-            while serve.process.isRunning, !ignoresHangup(), !FileManager.default.fileExists(atPath: serve.socket) {
-                try await Task.sleep(for: .milliseconds(1))
+        for attempt in 1...5 {
+            let serve = try ServeProcess(index: try TestSupport.portlandIndexPath())
+            let pid = serve.process.processIdentifier
+            /// Whether the process ignores SIGHUP now, from its signal mask in /proc.
+            func ignoresHangup() -> Bool {
+                guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigIgn:") }),
+                      let mask = UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+                return mask & (1 << (UInt64(SIGHUP) - 1)) != 0
             }
+            var caughtLoading = false
+            try await withTaskExecutorPreference(OwnThread.polling) {
+                while serve.process.isRunning, !FileManager.default.fileExists(atPath: serve.socket) {
+                    if ignoresHangup() { caughtLoading = !FileManager.default.fileExists(atPath: serve.socket); break }
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            }
+            guard caughtLoading else {
+                #expect(serve.stop() == 0)
+                if attempt == 5 { Issue.record("never saw the server between ignoring SIGHUP and listening in 5 starts") }
+                continue
+            }
+            // Ignored from before the socket exists: while the index is still loading.
+            kill(pid, SIGHUP)
+            _ = try await serve.waitUntilServing()
+            #expect(serve.stop() == 0)
+            return
         }
-        // Ignored from before the socket exists: while the index is still loading.
-        #expect(ignoresHangup())
-        #expect(!FileManager.default.fileExists(atPath: serve.socket), "SIGHUP is only handled once the server listens")
-        kill(pid, SIGHUP)
-        _ = try await serve.waitUntilServing()
-        #expect(serve.stop() == 0)
     }
 }

@@ -142,7 +142,9 @@ import Testing
     }
 
     @Test func cancelReachesARequestStillQueued() throws {
-        let (ch, _) = try channel()
+        // One turn for the three lines whatever the machine's load: the geocode is still queued
+        // when the cancel is read (with a 1 ms turn, a busy machine ran it first).
+        let (ch, _) = try channel { $0.turnBudget = .seconds(10) }
         let replies = try exchange(ch, [
             #"{"id":1,"op":"geocode","text":"6132 ne 34th ave"}"#,
             #"{"id":2,"op":"cancel","request":1}"#,

@@ -223,7 +223,7 @@ import Testing
 
     @Test func badOptionsSayWhy() throws {
         let missing = try TestSupport.locus(["eval", "--truth", "/nonexistent/truth.csv", "--index", index])
-        #expect(missing.status != 0)
+        #expect(missing.status == 66)
         #expect(missing.stderr.contains("truth.csv"), "stderr was: \(missing.stderr)")
         let column = try TestSupport.locus(["eval", "--truth", TruthEvaluationTests.fixture, "--address-column", "nope", "--index", index])
         #expect(column.status == 64)

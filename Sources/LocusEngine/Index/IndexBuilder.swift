@@ -33,7 +33,22 @@ public struct LayerSource: Sendable, Equatable, Codable {
 }
 
 /// What `locus index build` is asked to do.
+/// What a build is doing, for a progress display: a city's build takes seconds, a state's
+/// minutes, and a silent command for minutes looks hung.
+public enum IndexBuildProgress: Sendable {
+    /// Rows of the address file read so far (reported every 50,000).
+    case addresses(rows: Int)
+    /// Importing a polygon layer.
+    case layer(name: String)
+    /// Linking address points to the lots covering them.
+    case lots(layer: String)
+    /// Sorting and writing the search structures and metadata.
+    case writing
+}
+
 public struct IndexBuildConfiguration: Sendable {
+    /// Called as the build goes; nil: nothing is reported.
+    public var progress: (@Sendable (IndexBuildProgress) -> Void)? = nil
     /// CSV (plain or .gz) of address points. Default: none (an index of polygon layers only).
     public var addresses: String? = nil
     /// How to read the address CSV. Default: found from the header.
@@ -175,11 +190,14 @@ public enum IndexBuilder {
                     try writer.importAddresses(path: path, report: &report)
                 }
                 for layer in config.layers {
+                    config.progress?(.layer(name: layer.name))
                     try writer.importLayer(layer, report: &report)
                 }
                 if let lots = config.lotLayer {
+                    config.progress?(.lots(layer: lots))
                     try writer.linkLots(lots, report: &report)
                 }
+                config.progress?(.writing)
                 try writer.importSynonyms(config.synonyms)
                 try writer.writeMetadata(report: report)
             }
@@ -286,6 +304,7 @@ private struct IndexWriter {
         }
         try AddressCSVSource(path: path, columns: columns).forEachRow { (raw) throws(LocusError) in
             report.addressRows += 1
+            if report.addressRows % 50_000 == 0 { config.progress?(.addresses(rows: report.addressRows)) }
             let numberText = raw.number.trimmingWhitespace()
             let street = raw.street.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             guard !numberText.isEmpty else { return reject(raw.row, "missing house number") }
