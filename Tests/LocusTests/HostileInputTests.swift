@@ -228,7 +228,7 @@ import Testing
 
     // 5. A second server silently took over a Unix socket in use.
     @Test func aUnixSocketInUseIsRefusedAndAStaleOneReplaced() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(index: try TestSupport.fixture())
         guard case .unix(let path) = live.unix else { Issue.record("no unix socket"); return }
         func second(_ path: String) -> LocusServer {
             var config = ServerConfiguration()
