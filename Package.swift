@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "LocusTesting",
             dependencies: [
-                "LocusWire",
+                "LocusCore", "LocusWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

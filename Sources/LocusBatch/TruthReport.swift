@@ -319,12 +319,7 @@ extension TruthReport {
                     + "| \(pct(m.overall)) (\(n(m.overall.right)) of \(n(m.overall.rows))) |")
             }
             for m in reverse.methods {
-                out.append("")
-                out.append("### reverse \(m.method): failures among index points (share of \(n(m.amongIndexPoints.rows)))")
-                out.append("")
-                out += classTable(m.failures)
-                out.append("")
-                out += examples(m.failures) { e in
+                out += failureSection("reverse \(m.method): failures among index points (share of \(n(m.amongIndexPoints.rows)))", m.failures) { e in
                     "\"\(e.recorded)\" → \(e.answer ?? "nothing") (answer \(metres(e.answerDistanceM)), true point \(metres(e.truePointDistanceM))) at \(at(e.lon, e.lat))"
                 }
             }
@@ -357,18 +352,18 @@ extension TruthReport {
             for i in forward.notAmongByInput {
                 out.append("| \(i.input) | \(n(i.tally.rows)) | \(pct(i.tally)) (\(n(i.tally.right))) |")
             }
-            out.append("")
-            out.append("### forward: failures (share of \(n(forward.overall.rows)) geocoded)")
-            out.append("")
-            out += classTable(forward.failures)
-            out.append("")
-            out += examples(forward.failures) { e in
+            out += failureSection("forward: failures (share of \(n(forward.overall.rows)) geocoded)", forward.failures) { e in
                 "\"\(e.recorded)\" [\(e.input)] → " + (e.candidate.map {
                     "\($0) [\(e.matchType ?? "?"), score \(String(format: "%g", e.score ?? 0))] \(metres(e.distanceM)) away"
                 } ?? "no candidate") + " at \(at(e.lon, e.lat))"
             }
         }
         return out
+    }
+
+    /// A failure section: its heading, the table of classes, and examples of each.
+    private func failureSection<E>(_ heading: String, _ classes: [FailureClass<E>], _ example: (E) -> String) -> [String] {
+        ["", "### " + heading, ""] + classTable(classes) + [""] + examples(classes, example)
     }
 
     private func classTable<E>(_ classes: [FailureClass<E>]) -> [String] {

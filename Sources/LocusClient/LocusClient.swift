@@ -128,7 +128,7 @@ final class ReplyMatcher: ChannelInboundHandler {
             return failAll(LocusClientError(description: "the server sent a line that is not a protocol reply"))
         }
         // The id is the server's word: a number no request was given must not trap.
-        if case .number(let d)? = reply.id, let key = Int(exactly: d), let promise = waiting.removeValue(forKey: key) {
+        if let d = reply.id?.numericValue, let key = Int(exactly: d), let promise = waiting.removeValue(forKey: key) {
             promise.succeed(reply)
         } else if reply.id == nil || reply.id == .null, let error = reply.error {
             // An error about the connection (too large, overloaded): it answers everything waiting.

@@ -1,43 +1,3 @@
-/// A JSON scalar as found in a polygon layer's attribute table.
-public enum AttributeValue: Hashable, Sendable, Codable {
-    case string(String)
-    case integer(Int64)
-    case real(Double)
-    case bool(Bool)
-    case null
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? c.decode(Int64.self) { self = .integer(i) }
-        else if let d = try? c.decode(Double.self) { self = .real(d) }
-        else { self = .string(try c.decode(String.self)) }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .string(let s): try c.encode(s)
-        case .integer(let i): try c.encode(i)
-        case .real(let d): try c.encode(d)
-        case .bool(let b): try c.encode(b)
-        case .null: try c.encodeNil()
-        }
-    }
-
-    /// The value as text, for display and CSV output.
-    public var text: String {
-        switch self {
-        case .string(let s): s
-        case .integer(let i): String(i)
-        case .real(let d): String(d)
-        case .bool(let b): String(b)
-        case .null: ""
-        }
-    }
-}
-
 /// A point in a named spatial reference, as it appears in every answer.
 public struct Location: Hashable, Sendable, Codable {
     public var x: Double
@@ -64,12 +24,12 @@ public struct FeatureMatch: Hashable, Sendable, Codable {
     public var layer: String
     public var id: String
     public var name: String
-    public var attributes: [String: AttributeValue]
+    public var attributes: [String: JSONValue]
     public var relation: FeatureRelation
     /// Metres from the point to the polygon; 0 when it covers the point.
     public var distanceMetres: Double
 
-    public init(layer: String, id: String, name: String, attributes: [String: AttributeValue],
+    public init(layer: String, id: String, name: String, attributes: [String: JSONValue],
                 relation: FeatureRelation, distanceMetres: Double) {
         self.layer = layer
         self.id = id

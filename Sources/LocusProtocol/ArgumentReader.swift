@@ -26,7 +26,7 @@ struct ArgumentReader {
 
     /// A string, or a number written as text (house numbers and ZIP codes come both ways).
     func text(_ key: String) throws(WireError) -> String? {
-        if case .number(let d)? = object[key] {
+        if let d = object[key]?.numericValue {
             // JSON numbers may be any size (1e400 reads as infinity): only a whole number a house
             // number or ZIP code could be is written out; the rest is an error, never a trap.
             guard let n = Int64(exactly: d), abs(n) < 1_000_000_000_000 else {
@@ -40,7 +40,7 @@ struct ArgumentReader {
     func double(_ key: String) throws(WireError) -> Double? {
         switch object[key] {
         case nil, .null?: return nil
-        case .number(let d)? where d.isFinite: return d
+        case let v? where v.numericValue?.isFinite == true: return v.numericValue
         case let v?: throw WireError(.invalidArgument, "\(key) must be a finite number, got \(v.typeName)")
         }
     }

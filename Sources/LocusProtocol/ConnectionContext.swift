@@ -1,3 +1,4 @@
+import LocusCore
 import LocusWire
 
 /// What an operation the connection answers itself (`Answerer.connection`) may ask of the

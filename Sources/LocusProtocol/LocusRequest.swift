@@ -1,3 +1,4 @@
+import LocusCore
 import LocusWire
 
 /// A request line, decoded and validated: its operation, and the arguments that operation's

@@ -43,7 +43,7 @@ public struct RequestDecoder: Sendable {
         var id: RequestID?
         switch object["id"] {
         case nil: id = nil
-        case let v? where { if case .string = v { return true }; if case .number = v { return true }; return false }():
+        case let v? where { if case .string = v { return true }; if v.numericValue != nil { return true }; return false }():
             id = v
         case let v?:
             return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "id must be a string or a number, got \(v.typeName)")))

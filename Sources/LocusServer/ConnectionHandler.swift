@@ -429,17 +429,23 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     private func closeAfterWriting(_ context: ChannelHandlerContext) {
         guard !closing else { return }
         closing = true
+        dropQueuedWork()
+        let batch = outbox
+        outbox.clear()
+        context.writeAndFlush(wrapOutboundOut(batch)).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+
+    /// Forgets what is queued and not yet answered (the connection is going; no reply will be
+    /// written for it), keeping the counts of what was answered.
+    private func dropQueuedWork() {
         pending.removeAll()
         offloaded.removeAll()
         deferred.removeAll()
         if !outcomes.isEmpty {
             server.stats.record(outcomes)
             outcomes.removeAll()
-        }
-        let batch = outbox
-        outbox.clear()
-        context.writeAndFlush(wrapOutboundOut(batch)).assumeIsolated().whenComplete { _ in
-            context.close(promise: nil)
         }
     }
 
@@ -450,13 +456,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     public func channelInactive(context: ChannelHandlerContext) {
-        pending.removeAll()
-        offloaded.removeAll()
-        deferred.removeAll()
-        if !outcomes.isEmpty {
-            server.stats.record(outcomes)
-            outcomes.removeAll()
-        }
+        dropQueuedWork()
         context.fireChannelInactive()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocusCore
 import LocusWire
 
 /// Locus's JSON parser against Foundation's `JSONSerialization`, one document at a time: the
@@ -48,6 +49,9 @@ public enum JSONReference {
         case .bool(let b):
             guard let n = t as? NSNumber, isBoolean(n) else { return false }
             return n.boolValue == b
+        case .integer(let i):
+            guard let n = t as? NSNumber, !isBoolean(n) else { return false }
+            return n.int64Value == i
         case .number(let d):
             guard let n = t as? NSNumber, !isBoolean(n) else { return false }
             if n is NSDecimalNumber { return abs(n.doubleValue - d) <= abs(d) * 1e-12 }

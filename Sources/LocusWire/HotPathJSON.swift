@@ -19,18 +19,6 @@ extension JSONBytes {
     }
 }
 
-extension AttributeValue: JSONLineWritable {
-    func writeJSON(_ sink: inout JSONBytes) {
-        switch self {
-        case .string(let s): sink.writeString(s)
-        case .integer(let i): sink.writeInteger(i)
-        case .real(let d): sink.writeDouble(d)
-        case .bool(let b): sink.append(b ? "true" : "false")
-        case .null: sink.append("null")
-        }
-    }
-}
-
 extension Location: JSONLineWritable {
     func writeJSON(_ sink: inout JSONBytes) {
         sink.append("{")

@@ -1,4 +1,5 @@
 import Foundation
+import LocusCore
 
 /// Why a line is not JSON, in words for the reply's message.
 public struct JSONParseError: Error, Sendable {

@@ -1,3 +1,5 @@
+import LocusCore
+
 /// Decodes `Decodable` values from an already parsed `JSONValue`, and parses reply lines.
 ///
 /// A client reads a reply's `id` and `ok` before it knows what type the result is; with this it
@@ -75,7 +77,7 @@ private struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         let c = try child(key)
-        if T.self == JSONValue.self { return c.value as! T }
+        if T.self == JSONValue.self { return c.value.asDecoded as! T }
         return try T(from: c)
     }
 
@@ -116,7 +118,7 @@ private struct Unkeyed: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let c = try next()
-        if T.self == JSONValue.self { return c.value as! T }
+        if T.self == JSONValue.self { return c.value.asDecoded as! T }
         return try T(from: c)
     }
 
@@ -149,13 +151,17 @@ private struct Single: SingleValueDecodingContainer {
     }
 
     func decode(_ type: Double.Type) throws -> Double {
-        guard case .number(let d) = value else { throw mismatch("a number") }
+        guard let d = value.numericValue else { throw mismatch("a number") }
         return d
     }
 
     func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
 
     func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        if case .integer(let i) = value {
+            guard let exact = I(exactly: i) else { throw mismatch("a whole number") }
+            return exact
+        }
         let d = try decode(Double.self)
         guard d.rounded() == d, let i = I(exactly: d) else { throw mismatch("a whole number") }
         return i
@@ -173,7 +179,20 @@ private struct Single: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == JSONValue.self { return value as! T }
+        if T.self == JSONValue.self { return value.asDecoded as! T }
         return try T(from: ValueDecoder(value: value, codingPath: codingPath))
+    }
+}
+
+extension JSONValue {
+    /// The value `JSONValue(from:)` reads from the same text: a whole number that fits is an
+    /// `integer`, as an attribute table had it before the server wrote it.
+    var asDecoded: JSONValue {
+        switch self {
+        case .number(let d): Int64(exactly: d).map { .integer($0) } ?? self
+        case .array(let a): .array(a.map(\.asDecoded))
+        case .object(let o): .object(o.mapValues(\.asDecoded))
+        default: self
+        }
     }
 }

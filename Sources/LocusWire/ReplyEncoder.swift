@@ -74,6 +74,7 @@ extension JSONValue: JSONLineWritable {
         switch self {
         case .null: out.append("null")
         case .bool(let b): out.append(b ? "true" : "false")
+        case .integer(let i): out.writeInteger(i)
         case .number(let d): out.writeDouble(d)
         case .string(let s): out.writeString(s)
         case .array(let a): a.writeJSON(&out)

@@ -185,7 +185,7 @@ import Testing
     @Test func everyReplyCountsTowardTheInFlightLimit() throws {
         var config = ServerConfiguration()
         config.maximumInFlightPerConnection = 16
-        let serving = ServingIndex(index: try TestSupport.portland())
+        let serving = ServingIndex(index: try TestSupport.fixture())
         let context = ServerContext(configuration: config, index: serving, stats: ServerStats(),
                                     logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let channel = EmbeddedChannel()
@@ -201,7 +201,7 @@ import Testing
             case 0: text += "garbage\n"
             case 1: text += #"{"id":\#(i),"op":"ping"}"# + "\n"
             case 2: text += #"{"id":\#(i),"op":"stats"}"# + "\n"
-            default: text += #"{"id":\#(i),"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"# + "\n"
+            default: text += #"{"id":\#(i),"op":"reverse","location":{"x":-122.65,"y":45.55}}"# + "\n"
             }
         }
         try channel.writeInbound(ByteBuffer(string: text))
@@ -228,7 +228,7 @@ import Testing
 
     // 5. A second server silently took over a Unix socket in use.
     @Test func aUnixSocketInUseIsRefusedAndAStaleOneReplaced() async throws {
-        let live = try await LiveServer.start()
+        let live = try await LiveServer.start(index: try TestSupport.fixture())
         guard case .unix(let path) = live.unix else { Issue.record("no unix socket"); return }
         func second(_ path: String) -> LocusServer {
             var config = ServerConfiguration()

@@ -85,7 +85,7 @@ import Testing
         // The two publications are not of the same vintage everywhere: a few boundaries moved
         // between them. Compare the polygons that are the same in both (area within 0.01 %),
         // which must then give identical answers after PROJ's reprojection from Web Mercator.
-        func areas(_ l: BoundaryLayer) -> [AttributeValue: Double] {
+        func areas(_ l: BoundaryLayer) -> [JSONValue: Double] {
             Dictionary(uniqueKeysWithValues: l.features.map { ($0.attributes["OBJECTID"] ?? .null, $0.areaSquareMetres) })
         }
         let a1 = areas(geojson), a2 = areas(shp)

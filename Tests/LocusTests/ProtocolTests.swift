@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct ProtocolTests {
     let handler: RequestHandler
 
-    init() throws { handler = RequestHandler(index: try TestSupport.portland()) }
+    init() throws { handler = RequestHandler(index: try TestSupport.fixture()) }
 
     func reply(_ line: String) throws -> [String: Any] {
         let bytes = handler.reply(to: Array(line.utf8))
@@ -25,36 +25,37 @@ import Testing
     }
 
     @Test func reverseWithLayersInOneRoundTrip() throws {
-        let r = try reply(#"{"id":1,"op":"reverse","location":{"x":-122.6296,"y":45.5676},"max_distance":100,"layers":["neighborhoods"]}"#)
+        let r = try reply(#"{"id":1,"op":"reverse","location":{"x":-122.65,"y":45.55},"max_distance":100,"layers":["areas"]}"#)
         #expect(r["id"] as? Int == 1)
         #expect(r["ok"] as? Bool == true)
         #expect(r["elapsed"] is Double)
         let result = try #require(r["result"] as? [String: Any])
-        #expect(result["address"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
+        #expect(result["address"] as? String == "100 NE Alpha St, Portland, OR 97211")
         let features = try #require(result["features"] as? [[String: Any]])
-        #expect(features.first?["name"] as? String == "Concordia")
+        #expect(features.map { $0["name"] as? String } == ["Beta", "Alpha"])
+        #expect((features.first?["attributes"] as? [String: Any])?["rank"] as? Int == 2)
     }
 
     @Test func reverseWithLayersFarFromAddressesStillNamesTheArea() throws {
-        // Forest Park: polygon, no address within 100 m.
-        let r = try reply(#"{"id":"t","op":"reverse","location":{"x":-122.7750,"y":45.5600},"layers":["neighborhoods"]}"#)
+        // Inside Gamma, kilometres from the addresses on NE Alpha St.
+        let r = try reply(#"{"id":"t","op":"reverse","location":{"x":-122.49,"y":45.51},"layers":["areas"]}"#)
         let result = try #require(r["result"] as? [String: Any])
         #expect(result["address"] is NSNull)
-        #expect((result["features"] as? [[String: Any]])?.isEmpty == false)
-        #expect(try errorCode(#"{"id":"t","op":"reverse","location":{"x":-122.7750,"y":45.5600}}"#) == "not_found")
+        #expect((result["features"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Gamma"])
+        #expect(try errorCode(#"{"id":"t","op":"reverse","location":{"x":-122.49,"y":45.51}}"#) == "not_found")
     }
 
     @Test func withinSuggestGeocodeInfoPing() throws {
-        let w = try reply(#"{"id":2,"op":"within","location":{"x":-13651064,"y":5711325,"wkid":102100},"layer":"neighborhoods"}"#)
-        #expect(((w["result"] as? [String: Any])?["features"] as? [[String: Any]])?.first?["name"] as? String == "Concordia")
-        let s = try reply(#"{"id":3,"op":"suggest","text":"6132 ne 34","max_results":5,"location":{"x":-122.63,"y":45.57}}"#)
+        let w = try reply(#"{"id":2,"op":"within","location":{"x":-13649996,"y":5711707,"wkid":102100},"layer":"areas"}"#)
+        #expect(((w["result"] as? [String: Any])?["features"] as? [[String: Any]])?.first?["name"] as? String == "Beta")
+        let s = try reply(#"{"id":3,"op":"suggest","text":"100 ne al","max_results":5,"location":{"x":-122.63,"y":45.57}}"#)
         let suggestions = try #require((s["result"] as? [String: Any])?["suggestions"] as? [[String: Any]])
-        #expect(suggestions.first?["text"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
+        #expect(suggestions.first?["text"] as? String == "100 NE Alpha St, Portland, OR 97211")
         let key = try #require(suggestions.first?["key"] as? String)
         let g = try reply(#"{"id":4,"op":"geocode","key":"\#(key)"}"#)
         let candidates = try #require((g["result"] as? [String: Any])?["candidates"] as? [[String: Any]])
-        #expect(candidates.first?["address"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
-        let fields = try reply(#"{"id":5,"op":"geocode","address":{"number":6132,"street":"NE 34th Ave","postcode":"97211"},"out_wkid":102100}"#)
+        #expect(candidates.first?["address"] as? String == "100 NE Alpha St, Portland, OR 97211")
+        let fields = try reply(#"{"id":5,"op":"geocode","address":{"number":100,"street":"NE Alpha St","postcode":"97211"},"out_wkid":102100}"#)
         let c = try #require(((fields["result"] as? [String: Any])?["candidates"] as? [[String: Any]])?.first)
         #expect((c["location"] as? [String: Any])?["wkid"] as? Int == 102100)
         let info = try reply(#"{"id":6,"op":"info"}"#)

@@ -11,7 +11,7 @@ import Testing
 @Suite struct ReplyJSONTests {
     let locator: Locator
 
-    init() throws { locator = Locator(index: try TestSupport.portland()) }
+    init() throws { locator = Locator(index: try TestSupport.fixture()) }
 
     func same<T: Encodable>(_ value: T, _ label: String) throws {
         let mine = ReplyEncoder.success(id: .string("x"), result: value, elapsed: .zero)
@@ -22,26 +22,30 @@ import Testing
     }
 
     @Test func handWrittenAndStreamedRepliesAgreeWithFoundation() throws {
-        let here = GeoPoint(x: -122.6296, y: 45.5676)
+        let here = GeoPoint(x: -122.65, y: 45.55)
         let address = try #require(try locator.reverse(ReverseRequest(location: here)))
         try same(address, "reverse")
-        var w = WithinRequest(location: GeoPoint(x: -13660733, y: 5702896))
+        var w = WithinRequest(location: GeoPoint(x: -13649996, y: 5711707))
         w.spatialReference = try SpatialReference(wkid: 102100)
+        w.layer = "areas"
         let within = try locator.within(w)
         #expect(within.features.count == 2)
         try same(within, "within, two polygons")
-        var far = WithinRequest(location: GeoPoint(x: -122.75, y: 45.45))
+        var far = WithinRequest(location: GeoPoint(x: -122.45, y: 45.55))
+        far.layer = "areas"
         far.nearestWithin = 3_000
-        try same(try locator.within(far), "within, nearest")
+        let nearest = try locator.within(far)
+        #expect(nearest.features.first?.relation == .nearest)
+        try same(nearest, "within, nearest")
         try same(ReverseReply(address: address, features: within.features), "reverse with layers")
         try same(ReverseReply(address: nil, features: within.features), "reverse with layers, no address")
-        var g = GeocodeRequest(.text("6132 ne 34th ave apt 3, portland"))
+        var g = GeocodeRequest(.text("100 ne alpha st apt 3, portland"))
         g.explain = true
         try same(try locator.geocode(g), "geocode")
-        try same(try locator.suggest(SuggestRequest(text: "killingsw")), "suggest")
+        try same(try locator.suggest(SuggestRequest(text: "alph")), "suggest")
         try same(LocatorInfo(index: locator.index.metadata), "info")
         let tricky: JSONValue = .object(["s": .string("quote \" backslash \\ newline \n tab \t bell \u{07} é 🌲"), "n": .number(-0.000015),
-                                         "big": .number(1e300), "i": .number(42), "a": .array([.null, .bool(true), .bool(false)])])
+                                         "big": .number(1e300), "i": .number(42), "whole": .integer(-7), "beyondDouble": .integer(1 << 60), "a": .array([.null, .bool(true), .bool(false)])])
         try same(tricky, "escapes and numbers")
     }
 }

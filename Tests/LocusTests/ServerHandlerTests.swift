@@ -55,7 +55,7 @@ import Testing
 @Suite(.serialized) struct ConnectionHandlerTests {
     let serving: ServingIndex
 
-    init() throws { serving = ServingIndex(index: try TestSupport.portland()) }
+    init() throws { serving = ServingIndex(index: try TestSupport.fixture()) }
 
     func channel(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> (EmbeddedChannel, ServerStats) {
         var config = ServerConfiguration()
@@ -73,14 +73,7 @@ import Testing
     func exchange(_ channel: EmbeddedChannel, _ lines: [String]) throws -> [[String: Any]] {
         try channel.writeInbound(ByteBuffer(string: lines.map { $0 + "\n" }.joined()))
         settle(channel)
-        var replies: [[String: Any]] = []
-        while var b = try channel.readOutbound(as: ByteBuffer.self) {
-            let text = b.readString(length: b.readableBytes) ?? ""
-            for line in text.split(separator: "\n") {
-                replies.append(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))
-            }
-        }
-        return replies
+        return try replies(channel)
     }
 
     /// Runs everything the handler scheduled, including batches for the workers (which, without
@@ -106,8 +99,8 @@ import Testing
     @Test func pipelinedRequestsAreEachAnsweredOnceWithTheirIds() throws {
         let (ch, stats) = try channel()
         let lines = (0..<300).map { i in
-            i % 2 == 0 ? #"{"id":\#(i),"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"#
-                : #"{"id":"w\#(i)","op":"within","location":{"x":-122.6296,"y":45.5676}}"#
+            i % 2 == 0 ? #"{"id":\#(i),"op":"reverse","location":{"x":-122.65,"y":45.55}}"#
+                : #"{"id":"w\#(i)","op":"within","location":{"x":-122.62,"y":45.57},"layer":"areas"}"#
         }
         let replies = try exchange(ch, lines)
         #expect(replies.count == 300)
@@ -118,7 +111,7 @@ import Testing
         #expect(Set(ids).count == 300)
         #expect(replies.allSatisfy { $0["ok"] as? Bool == true })
         let first = try #require(replies.first { $0["id"] as? Int == 0 })
-        #expect((first["result"] as? [String: Any])?["address"] as? String == "6132 NE 34th Ave, Portland, OR 97211")
+        #expect((first["result"] as? [String: Any])?["address"] as? String == "100 NE Alpha St, Portland, OR 97211")
         let snapshot = stats.snapshot(serving.generation)
         #expect(snapshot.requests["reverse"]?["ok"] == 150)
         #expect(snapshot.requests["within"]?["ok"] == 150)
@@ -146,7 +139,7 @@ import Testing
         // when the cancel is read (with a 1 ms turn, a busy machine ran it first).
         let (ch, _) = try channel { $0.turnBudget = .seconds(10) }
         let replies = try exchange(ch, [
-            #"{"id":1,"op":"geocode","text":"6132 ne 34th ave"}"#,
+            #"{"id":1,"op":"geocode","text":"100 ne alpha st"}"#,
             #"{"id":2,"op":"cancel","request":1}"#,
             #"{"id":3,"op":"cancel","request":99}"#,
         ])
@@ -161,7 +154,7 @@ import Testing
     @Test func cancelReachesARequestHandedToTheWorkersButNotYetStarted() throws {
         let (ch, stats) = try channel()
         // One read: the three geocodes go to the workers as one batch, which has not run yet.
-        try ch.writeInbound(ByteBuffer(string: (1...3).map { #"{"id":\#($0),"op":"geocode","text":"6132 ne 34th ave"}"# + "\n" }.joined()))
+        try ch.writeInbound(ByteBuffer(string: (1...3).map { #"{"id":\#($0),"op":"geocode","text":"100 ne alpha st"}"# + "\n" }.joined()))
         try ch.writeInbound(ByteBuffer(string: #"{"id":"c","op":"cancel","request":2}"# + "\n"))
         settle(ch)
         let replies = try replies(ch)
@@ -180,10 +173,10 @@ import Testing
         // More than a batch holds, mixed with requests answered on the loop.
         let lines = (0..<100).map { i in
             switch i % 4 {
-            case 0: #"{"id":\#(i),"op":"geocode","text":"6132 ne 34th ave"}"#
-            case 1: #"{"id":\#(i),"op":"suggest","text":"killingsw"}"#
-            case 2: #"{"id":\#(i),"op":"within","location":{"x":-122.75,"y":45.45},"nearest_within":3000}"#
-            default: #"{"id":\#(i),"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"#
+            case 0: #"{"id":\#(i),"op":"geocode","text":"100 ne alpha st"}"#
+            case 1: #"{"id":\#(i),"op":"suggest","text":"alph"}"#
+            case 2: #"{"id":\#(i),"op":"within","location":{"x":-122.45,"y":45.55},"layer":"areas","nearest_within":3000}"#
+            default: #"{"id":\#(i),"op":"reverse","location":{"x":-122.65,"y":45.55}}"#
             }
         }
         let replies = try exchange(ch, lines)
@@ -194,14 +187,14 @@ import Testing
 
     @Test func aGeocodeThatWaitedPastTheDeadlineForAWorkerIsAnsweredTimeout() throws {
         let (ch, stats) = try channel { $0.requestTimeout = 0.000_000_1 }
-        let replies = try exchange(ch, [#"{"id":1,"op":"geocode","text":"6132 ne 34th ave"}"#, #"{"id":2,"op":"suggest","text":"6132 ne"}"#])
+        let replies = try exchange(ch, [#"{"id":1,"op":"geocode","text":"100 ne alpha st"}"#, #"{"id":2,"op":"suggest","text":"100 ne"}"#])
         #expect(replies.map(Self.code) == ["timeout", "timeout"])
         #expect(stats.snapshot(serving.generation).requests["geocode"]?["timeout"] == 1)
     }
 
     @Test func quiescingWaitsForTheWorkersThenCloses() throws {
         let (ch, _) = try channel()
-        try ch.writeInbound(ByteBuffer(string: (0..<5).map { #"{"id":\#($0),"op":"geocode","text":"6132 ne 34th ave"}"# + "\n" }.joined()))
+        try ch.writeInbound(ByteBuffer(string: (0..<5).map { #"{"id":\#($0),"op":"geocode","text":"100 ne alpha st"}"# + "\n" }.joined()))
         ch.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         // The batch is with the workers: the connection stays open for its replies.
         #expect(ch.isActive)
@@ -212,9 +205,9 @@ import Testing
 
     @Test func tokensGateEverythingButPingAndAuth() throws {
         let (ch, _) = try channel { $0.tokens = ["s3cret"] }
-        var replies = try exchange(ch, [#"{"id":1,"op":"ping"}"#, #"{"id":2,"op":"within","location":{"x":-122.63,"y":45.57}}"#, #"{"id":3,"op":"stats"}"#])
+        var replies = try exchange(ch, [#"{"id":1,"op":"ping"}"#, #"{"id":2,"op":"within","location":{"x":-122.63,"y":45.57},"layer":"areas"}"#, #"{"id":3,"op":"stats"}"#])
         #expect(replies.map(Self.code) == [nil, "unauthorized", "unauthorized"])
-        replies = try exchange(ch, [#"{"id":4,"op":"auth","token":"s3cret"}"#, #"{"id":5,"op":"within","location":{"x":-122.63,"y":45.57}}"#])
+        replies = try exchange(ch, [#"{"id":4,"op":"auth","token":"s3cret"}"#, #"{"id":5,"op":"within","location":{"x":-122.63,"y":45.57},"layer":"areas"}"#])
         #expect(replies.map(Self.code) == [nil, nil])
     }
 
@@ -241,14 +234,14 @@ import Testing
 
     @Test func requestsThatWaitedPastTheDeadlineAreAnsweredTimeout() throws {
         let (ch, stats) = try channel { $0.requestTimeout = 0.000_000_1 }
-        let replies = try exchange(ch, [#"{"id":1,"op":"reverse","location":{"x":-122.6296,"y":45.5676}}"#, #"{"id":2,"op":"ping"}"#])
+        let replies = try exchange(ch, [#"{"id":1,"op":"reverse","location":{"x":-122.65,"y":45.55}}"#, #"{"id":2,"op":"ping"}"#])
         #expect(Set(replies.map(Self.code)) == [nil, "timeout"])
         #expect(stats.snapshot(serving.generation).requests["reverse"]?["timeout"] == 1)
     }
 
     @Test func quiescingAnswersWhatWasReadThenCloses() throws {
         let (ch, _) = try channel()
-        try ch.writeInbound(ByteBuffer(string: (0..<10).map { #"{"id":\#($0),"op":"within","location":{"x":-122.63,"y":45.57}}"# + "\n" }.joined()))
+        try ch.writeInbound(ByteBuffer(string: (0..<10).map { #"{"id":\#($0),"op":"within","location":{"x":-122.63,"y":45.57},"layer":"areas"}"# + "\n" }.joined()))
         ch.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         settle(ch)
         var count = 0
@@ -267,7 +260,7 @@ import Testing
 
     @Test func aHalfClosedConnectionIsAnsweredThenClosed() throws {
         let (ch, _) = try channel()
-        try ch.writeInbound(ByteBuffer(string: #"{"id":1,"op":"within","location":{"x":-122.63,"y":45.57}}"# + "\n"))
+        try ch.writeInbound(ByteBuffer(string: #"{"id":1,"op":"within","location":{"x":-122.63,"y":45.57},"layer":"areas"}"# + "\n"))
         ch.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         settle(ch)
         var text = ""
@@ -283,7 +276,7 @@ import Testing
         // Not writable: nothing can be answered, so the queue fills and reads must stop.
         ch.isWritable = false
         try ch.writeInbound(ByteBuffer(string: (0..<6).map { #"{"id":\#($0),"op":"ping"}"# + "\n" }.joined()
-            + (0..<6).map { #"{"id":\#($0 + 10),"op":"within","location":{"x":-122.63,"y":45.57}}"# + "\n" }.joined()))
+            + (0..<6).map { #"{"id":\#($0 + 10),"op":"within","location":{"x":-122.63,"y":45.57},"layer":"areas"}"# + "\n" }.joined()))
         let readsBefore = reads.count
         ch.read()
         #expect(reads.count == readsBefore, "a read was let through with a full queue")

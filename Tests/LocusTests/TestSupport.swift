@@ -41,6 +41,13 @@ enum TestSupport {
         }
     }()
 
+    /// The small hand-written index (Tests/Fixtures: the polygons of layer `areas`, a few
+    /// addresses on NE Alpha St), built once per test run: what tests of the server and the
+    /// protocol need is an index that answers, not a city, which takes seconds to load.
+    private static let fixtureBuild = Result { try FixtureIndexTests.buildFixture(addresses: true).0 }
+
+    static func fixture() throws -> LocusIndex { try fixtureBuild.get() }
+
     static func portlandIndexPath() throws -> String { try portlandBuild.get().path }
     static func portland() throws -> LocusIndex { try portlandBuild.get().index }
 

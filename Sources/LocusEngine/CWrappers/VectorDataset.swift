@@ -6,7 +6,7 @@ import LocusCore
 struct SourceFeature {
     /// GDAL's feature id (1-based row in a Shapefile, the `id` in GeoJSON when present).
     var fid: Int64
-    var fields: [(name: String, value: AttributeValue)]
+    var fields: [(name: String, value: JSONValue)]
     /// ISO WKB in the layer's own CRS; nil when the feature has no geometry.
     var wkb: [UInt8]?
 }
@@ -125,11 +125,11 @@ final class VectorDataset {
         }
     }
 
-    private func fieldValue(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType) -> AttributeValue {
+    private func fieldValue(_ f: OGRFeatureH, _ i: Int32, _ type: OGRFieldType) -> JSONValue {
         guard OGR_F_IsFieldSetAndNotNull(f, i) != 0 else { return .null }
         switch type {
         case OFTInteger, OFTInteger64: return .integer(Int64(OGR_F_GetFieldAsInteger64(f, i)))
-        case OFTReal: return .real(OGR_F_GetFieldAsDouble(f, i))
+        case OFTReal: return .number(OGR_F_GetFieldAsDouble(f, i))
         default: return .string(OGR_F_GetFieldAsString(f, i).map { String(cString: $0) } ?? "")
         }
     }

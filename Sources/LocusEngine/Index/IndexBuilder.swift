@@ -493,7 +493,7 @@ private struct IndexWriter {
     struct ImportedFeature {
         var id: String
         var name: String
-        var attributes: [String: AttributeValue]
+        var attributes: [String: JSONValue]
         var area: Double
         var envelope: Envelope
         var wkb: [UInt8]
@@ -516,7 +516,7 @@ private struct IndexWriter {
         let transform = isLonLat ? nil : try CoordinateTransform(from: crsDefinition, to: "EPSG:4326")
         let geos = try GEOSContext()
 
-        var rows: [(fid: Int64, fields: [(name: String, value: AttributeValue)], row: Int)] = []
+        var rows: [(fid: Int64, fields: [(name: String, value: JSONValue)], row: Int)] = []
         var geometries: [GEOSGeometryHandle?] = []
         var issues: [ImportIssue] = []
         var fieldNames: [String] = []
@@ -610,7 +610,7 @@ private struct IndexWriter {
         return match
     }
 
-    static func chooseIDField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: AttributeValue)]]) throws(LocusError) -> String? {
+    static func chooseIDField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: JSONValue)]]) throws(LocusError) -> String? {
         if let given = layer.idField { return try field(given, in: fieldNames, layer: layer) }
         for candidate in idCandidates {
             guard let name = fieldNames.first(where: { $0.lowercased() == candidate }) else { continue }
@@ -624,7 +624,7 @@ private struct IndexWriter {
     static let postcodeCandidates = ["zcta5ce20", "zcta5ce10", "zcta5ce", "zcta5", "zip", "zipcode", "zip_code", "postcode",
                                      "postal_code", "postalcode"]
 
-    static func chooseNameField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: AttributeValue)]],
+    static func chooseNameField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: JSONValue)]],
                                 idField: String? = nil) throws(LocusError) -> String? {
         if let given = layer.nameField { return try field(given, in: fieldNames, layer: layer) }
         func texts(_ name: String) -> [String] { rows.map { r in r.first { $0.name == name }?.value.text ?? "" } }

@@ -236,7 +236,7 @@ public final class LocusIndex: Sendable {
         var features: [BoundaryFeature] = []
         var rings: [[[GeoPoint]]] = []
         while try s.step() {
-            let attributes = (try? JSONDecoder().decode([String: AttributeValue].self, from: Data(s.text(2).utf8))) ?? [:]
+            let attributes = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(s.text(2).utf8))) ?? [:]
             let feature = BoundaryFeature(id: s.text(0), name: s.text(1), attributes: attributes, areaSquareMetres: s.double(3),
                                           envelope: Envelope(minX: s.double(4), minY: s.double(5), maxX: s.double(6), maxY: s.double(7)))
             let featureRings: [[GeoPoint]]

@@ -4,7 +4,7 @@ import LocusCore
 public struct BoundaryFeature: Sendable, Hashable {
     public var id: String
     public var name: String
-    public var attributes: [String: AttributeValue]
+    public var attributes: [String: JSONValue]
     /// Square metres, used to put the most specific (smallest) polygon first.
     public var areaSquareMetres: Double
     public var envelope: Envelope

@@ -1,3 +1,4 @@
+import LocusCore
 import LocusWire
 
 extension Operation {

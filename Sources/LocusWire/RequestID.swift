@@ -1,0 +1,29 @@
+import LocusCore
+
+/// A request's id, echoed in its reply: a string or a number, as the client sent it.
+public typealias RequestID = JSONValue
+
+extension JSONValue {
+    /// The kind of value, as an error message names it ("x must be a number, got a string").
+    package var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The id as a message quotes it: a long string cut short, a whole number without a fraction.
+    package var idDescription: String {
+        switch self {
+        case .string(let s): "\"\(s.prefix(64))\""
+        case .integer(let i): String(i)
+        case .number(let d) where d.rounded() == d && abs(d) < 1e15: String(Int64(d))
+        case .number(let d): String(d)
+        default: "null"
+        }
+    }
+}
