@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocusClient
+import LocusCore
 import LocusProtocol
 import LocusWire
 
