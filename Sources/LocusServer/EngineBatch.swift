@@ -11,7 +11,7 @@ import NIOPosix
 /// Geocode and suggest requests (and `within` with `nearest_within`) of one connection, answered
 /// together on a worker thread.
 ///
-/// These can take a millisecond each on hostile input (`locus bench worst-case`); on the event
+/// These can take a millisecond each on hostile input (`locus-bench worst-case`); on the event
 /// loop, a few hundred of them would hold every other connection of that loop for hundreds of
 /// milliseconds (a `ping` waited 0.1–0.7 s, p50, behind four connections pipelining them). A connection hands the workers at most one batch at a time, so the workers'
 /// queue holds at most one batch per open connection, and a batch gives its thread back after

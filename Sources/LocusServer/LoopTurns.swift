@@ -12,7 +12,7 @@ import NIOCore
 /// it. (A timer a few microseconds ahead does not do: a round that is due by the time the loop
 /// next looks at its tasks runs in the same tick, without a poll, and when nothing else is ready
 /// the loop sleeps until the timer; it measured 0.93 of the old server's pipelined `reverse`
-/// throughput, the pipe 0.94–0.98, `locus bench server`.)
+/// throughput, the pipe 0.94–0.98, `locus-bench server`.)
 ///
 /// Without a pipe (an `EmbeddedChannel` in tests, whose loop polls nothing, or in the moment
 /// before the pipe is watched at start) a round is a later task of the loop's current tick.

@@ -48,10 +48,3 @@ struct ServerOptions: ParsableArguments {
         return try await client.send(op: request.op, request.wireArguments).decode(T.self)
     }
 }
-
-/// Protocol arguments for `locus bench server`'s hand-made request lines.
-extension JSONValue {
-    static func location(_ p: GeoPoint, wkid: Int) -> JSONValue {
-        .object(["x": .number(p.x), "y": .number(p.y), "wkid": .number(Double(wkid))])
-    }
-}
