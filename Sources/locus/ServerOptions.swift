@@ -30,8 +30,15 @@ struct ServerOptions: ParsableArguments {
         if let token { return token }
         if let tokenFile {
             try CommandError.requireInput(tokenFile, "the token file")
-            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8),
-                  let line = text.split(whereSeparator: \.isNewline).first?.trimmingWhitespace(), !line.isEmpty else {
+            // The first 4 KiB and no more: a token is a line, and the path may name a huge file
+            // or a device that never ends.
+            let head = FileHandle(forReadingAtPath: tokenFile).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 4_096)
+            } ?? Data()
+            let text = String(decoding: head, as: UTF8.self)
+            guard let line = text.split(whereSeparator: \.isNewline).first?.trimmingWhitespace(), !line.isEmpty,
+                  !line.contains("\u{0}") else {
                 throw CommandError(status: .usage, code: "invalid_argument", message: "\(tokenFile) holds no token on its first line")
             }
             return line

@@ -111,6 +111,23 @@ import Testing
         await holder.close()
     }
 
+    /// A token file is read as far as its first line, within 4 KiB: a path naming a 4 GB file
+    /// (or a device) is refused at once, not read into memory.
+    @Test(.timeLimit(.minutes(1)))
+    func aTokenFileIsReadOnlyAsFarAsItsFirstLine() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let huge = dir.appendingPathComponent("huge")
+        #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 4 << 30)
+        try handle.close()
+        let clock = ContinuousClock(), start = clock.now
+        let r = try TestSupport.locus(["ping", "--server", "unix:\(dir.path)/none.sock", "--token-file", huge.path], timeout: 30)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("holds no token on its first line"))
+        #expect(clock.now - start < .seconds(10))
+    }
+
     /// A batch job with unmatched rows: 2 and a note in the summary's own words; with
     /// --allow-failures 0; with --json the summary as one object on standard output.
     @Test func rowsFailedIs2() throws {
