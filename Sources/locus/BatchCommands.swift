@@ -81,7 +81,7 @@ struct BatchFileOptions: ParsableArguments {
         return Task.detached {
             for await _ in signals {
                 let done = rowsWritten(output: output)
-                let erase = standardErrorIsTerminal ? "\r\u{1B}[K" : ""
+                let erase = Output.standardErrorIsTerminal ? "\r\u{1B}[K" : ""
                 FileHandle.standardError.write(Data("\(erase)locus: interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on\n".utf8))
                 Foundation.exit(ExitStatus.interrupted.rawValue)
             }

@@ -1,6 +1,5 @@
 import Foundation
 import LocusCore
-import LocusBatch
 import LocusEngine
 
 /// The default index: the Portland dataset defined in `Data/portland/dataset.json`, built from the
@@ -73,36 +72,6 @@ struct DefaultDataset {
         config.progress = BuildProgressDisplay.make()
         defer { BuildProgressDisplay.finish() }
         return try IndexBuilder.build(config)
-    }
-}
-
-/// The progress of an index build on standard error: one line redrawn on a terminal, a line per
-/// stage (not per 50,000 rows) in a log.
-enum BuildProgressDisplay {
-    static func make() -> @Sendable (IndexBuildProgress) -> Void {
-        let started = ContinuousClock.now
-        return { stage in
-            let seconds = String(format: "%.1f s", (ContinuousClock.now - started) / .seconds(1))
-            switch stage {
-            case .addresses(let rows):
-                guard standardErrorIsTerminal else { return }
-                FileHandle.standardError.write(Data("\r\u{1B}[K  addresses: \(BatchProgress.grouped(rows)) rows read (\(seconds))".utf8))
-            case .layer(let name):
-                show("  layer \(name) (\(seconds))")
-            case .lots(let layer):
-                show("  linking addresses to the lots of \(layer) (\(seconds))")
-            case .writing:
-                show("  writing the index (\(seconds))")
-            }
-        }
-    }
-
-    private static func show(_ line: String) {
-        FileHandle.standardError.write(Data(((standardErrorIsTerminal ? "\r\u{1B}[K" : "") + line + (standardErrorIsTerminal ? "" : "\n")).utf8))
-    }
-
-    static func finish() {
-        if standardErrorIsTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 }
 

@@ -3,9 +3,6 @@ import Foundation
 import LocusClient
 import LocusCore
 import LocusWire
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How `locus` ends: one map from every error to a status and a stable code, for every command,
 /// whether the answer came from the index in process or from a server. README's "Exit status"
@@ -97,7 +94,3 @@ func fail(_ error: any Error, json: Bool) -> ExitCode {
     }
     return ExitCode(status.rawValue)
 }
-
-/// Standard error is a terminal: progress may redraw its line (`\r`, erase to end of line);
-/// in a log or a pipe it must not.
-let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1

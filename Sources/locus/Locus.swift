@@ -115,6 +115,10 @@ struct Coordinates: ParsableArguments {
 }
 
 enum Output {
+    /// Standard error is a terminal: progress may redraw its line (`\r`, erase to end of line);
+    /// in a log or a pipe it must not.
+    static let standardErrorIsTerminal = isatty(STDERR_FILENO) == 1
+
     /// The server's encoder, so that `--json` prints what a reply's `result` holds, keys in the
     /// same order.
     static func json<T: Encodable>(_ value: T) {

@@ -164,9 +164,13 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // Interrupted once the job has written rows (its resume record exists).
+        // Polled from a thread of its own: on the shared pool, tests blocked on processes of their
+        // own can hold the poll back past the end of the job.
         let clock = ContinuousClock(), deadline = clock.now + .seconds(120)
-        while !FileManager.default.fileExists(atPath: out + ".locus-resume"), process.isRunning, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await withTaskExecutorPreference(OwnThread.polling) {
+            while !FileManager.default.fileExists(atPath: out + ".locus-resume"), process.isRunning, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
         }
         if !process.isRunning {
             let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
