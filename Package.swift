@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // Layers depend one way: C system libraries → LocusCore (values, no C) →
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "LocusClient", targets: ["LocusClient"]),
         .library(name: "LocusProtocol", targets: ["LocusProtocol"]),
         .library(name: "LocusServer", targets: ["LocusServer"]),
+        .library(name: "LocusHTTP", targets: ["LocusHTTP"]),
         .library(name: "LocusBatch", targets: ["LocusBatch"]),
         .library(name: "LocusTesting", targets: ["LocusTesting"]),
         .library(name: "LocusEvaluation", targets: ["LocusEvaluation"]),
@@ -34,6 +35,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Only the trait that needs full Foundation: swift-configuration (the default's other
+        // trait) would be built for nothing.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
@@ -80,6 +86,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The HTTP endpoints (Hummingbird): Esri, Pelias and Nominatim dialects as thin adapters
+        // over the protocol's operations, and the operations endpoints (metrics, health).
+        .target(
+            name: "LocusHTTP",
+            dependencies: [
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Batch jobs over CSV files (enrich, assign), in process or against a server.
@@ -106,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "locus",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusBatch",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusHTTP", "LocusBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -133,8 +153,9 @@ let package = Package(
         .testTarget(
             name: "LocusTests",
             dependencies: [
-                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusBatch", "LocusTesting",
+                "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusHTTP", "LocusBatch", "LocusTesting",
                 "LocusEvaluation", "CSQLite",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

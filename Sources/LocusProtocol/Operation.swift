@@ -40,8 +40,12 @@ public final class Operation: Sendable {
     private let body: Body
 
     private enum Body: Sendable {
-        /// Runs on the engine and writes the reply line.
-        case engine(@Sendable (any Sendable, RequestHandler, RequestID?, ContinuousClock.Instant) throws -> [UInt8])
+        /// Runs on the engine and writes the reply line; and the same run giving the result
+        /// itself, for the HTTP dialects to write in their own shapes.
+        case engine(
+            line: @Sendable (any Sendable, RequestHandler, RequestID?, ContinuousClock.Instant) throws -> [UInt8],
+            result: @Sendable (any Sendable, RequestHandler) throws -> any Sendable
+        )
         case connection(@Sendable (any Sendable, ConnectionCall) throws(WireError) -> ConnectionAnswer)
     }
 
@@ -69,11 +73,19 @@ public final class Operation: Sendable {
         }
         place = { ($0 as? Arguments).map(answeredBy) ?? .eventLoop }
         self.encode = { ($0 as? Arguments).map(encode) ?? [:] }
-        body = .engine { arguments, handler, id, start in
-            guard let arguments = arguments as? Arguments else { throw WireError(.internalError, "internal error") }
-            let result = try run(arguments, handler)
-            return ReplyEncoder.success(id: id, result: result, elapsed: handler.clock.now - start)
-        }
+        // Two closures over the same `run`: the line protocol's stays specialised for its
+        // result type (no existential on the hot path).
+        body = .engine(
+            line: { arguments, handler, id, start in
+                guard let arguments = arguments as? Arguments else { throw WireError(.internalError, "internal error") }
+                let result = try run(arguments, handler)
+                return ReplyEncoder.success(id: id, result: result, elapsed: handler.clock.now - start)
+            },
+            result: { arguments, handler in
+                guard let arguments = arguments as? Arguments else { throw WireError(.internalError, "internal error") }
+                return try run(arguments, handler)
+            }
+        )
     }
 
     /// An operation the connection answers itself, as soon as it is read.
@@ -113,8 +125,15 @@ public final class Operation: Sendable {
 
     /// Runs an engine operation's request and writes its reply; nil for one the connection answers.
     func run(_ request: LocusRequest, on handler: RequestHandler, id: RequestID?, started: ContinuousClock.Instant) throws -> [UInt8]? {
-        guard case .engine(let run) = body else { return nil }
+        guard case .engine(let run, _) = body else { return nil }
         return try run(request.arguments, handler, id, started)
+    }
+
+    /// Runs an engine operation's request and returns its result (`ReverseReply` for `reverse`,
+    /// `GeocodeResult` for `geocode`, and so on); nil for one the connection answers.
+    func result(_ request: LocusRequest, on handler: RequestHandler) throws -> (any Sendable)? {
+        guard case .engine(_, let run) = body else { return nil }
+        return try run(request.arguments, handler)
     }
 
     /// Answers a request of an operation the connection answers itself.

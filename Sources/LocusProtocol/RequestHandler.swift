@@ -10,7 +10,9 @@ import LocusWire
 /// connection answers itself are refused, as there is no connection.
 public final class RequestHandler {
     public let index: LocusIndex
-    let locator: Locator
+    /// The handler's own coordinate transformations (for adapters that give answers in other
+    /// shapes: an extent around a candidate, a polygon's rings in the caller's reference).
+    public let locator: Locator
     private let decoder: RequestDecoder
     let clock = ContinuousClock()
 
@@ -57,6 +59,24 @@ public final class RequestHandler {
         } catch {
             return failure(id: id, WireError(.internalError, "internal error"), since: start)
         }
+    }
+
+    /// The result of an engine operation's request, as the operation's `run` returns it, for the
+    /// HTTP dialects: the same answer as the reply line carries. Throws the request's error as a
+    /// `WireError`.
+    public func result<T>(_ request: LocusRequest, as type: T.Type) throws(WireError) -> T {
+        let value: (any Sendable)?
+        do {
+            value = try request.operation.result(request, on: self)
+        } catch let error as WireError {
+            throw error
+        } catch let error as LocusError {
+            throw WireError(error)
+        } catch {
+            throw WireError(.internalError, "internal error")
+        }
+        guard let typed = value as? T else { throw WireError(.internalError, "internal error") }
+        return typed
     }
 
     private func failure(id: RequestID?, _ error: WireError, since start: ContinuousClock.Instant) -> Answer {
