@@ -97,6 +97,7 @@ let package = Package(
             dependencies: [
                 "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -155,7 +156,6 @@ let package = Package(
             dependencies: [
                 "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusHTTP", "LocusBatch", "LocusTesting",
                 "LocusEvaluation", "CSQLite",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

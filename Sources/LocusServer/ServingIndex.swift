@@ -58,7 +58,7 @@ public final class ServingIndex: Sendable {
     public var reloadPath: String { defaultPath.withLockedValue { $0 } }
 
     /// The handler for the calling thread, answering from the current index.
-    func handler() -> RequestHandler {
+    package func handler() -> RequestHandler {
         let g = current.withLockedValue { ($0.number, $0.index) }
         if let h = handlers.currentValue, h.generation == g.0 { return h.handler }
         let h = ThreadHandler(generation: g.0, handler: RequestHandler(index: g.1, limits: limits))

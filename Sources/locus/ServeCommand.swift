@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocusCore
 import LocusEngine
+import LocusHTTP
 import LocusServer
 import LocusWire
 import Logging
@@ -18,7 +19,11 @@ extension Locus {
             SIGHUP: reload the index file (rebuilt and renamed into place); a bad file is refused \
             and the current index keeps serving.
 
-            Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock
+            With --http: the same index over HTTP, as an ArcGIS GeocodeServer and FeatureServer \
+            (/arcgis/rest/services/Locus/…, also as World), Pelias (/v1/…) and Nominatim (/search, \
+            /reverse), with /health, /ready and /metrics (Prometheus). See PROTOCOL.md.
+
+            Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock --http 127.0.0.1:8080
             """
         )
 
@@ -35,6 +40,16 @@ extension Locus {
         @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
         var tokenFile: String?
         @Flag(help: "Allow listening beyond loopback without a token.") var allowUnauthenticated = false
+        @Option(help: ArgumentHelp("Serve HTTP here too: HOST:PORT (or unix:/path): Esri, Pelias and Nominatim endpoints, /health, /ready, /metrics.", valueName: "address"))
+        var http: String?
+        @Option(help: ArgumentHelp("Serve only /metrics, /health and /ready here: HOST:PORT (or unix:/path), for Prometheus when --http is off.", valueName: "address"))
+        var metrics: String?
+        @Option(help: ArgumentHelp("The locator's name in Esri paths: /arcgis/rest/services/NAME/GeocodeServer (also answered as World).", valueName: "name"))
+        var serviceName: String = "Locus"
+        @Option(help: ArgumentHelp("Let web pages from this origin call the HTTP endpoints (CORS), e.g. https://maps.example.org, or *. Default: none.", valueName: "origin"))
+        var corsOrigin: String?
+        @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood over HTTP. Default: the index's first layer.", valueName: "layer"))
+        var neighbourhoodLayer: String?
         @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "info"
         @OptionGroup var index: IndexOptions
 
@@ -45,6 +60,40 @@ extension Locus {
             guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be trace, debug, info, notice, warning or error") }
             if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
             if let workerThreads, workerThreads < 1 { throw ValidationError("--worker-threads must be at least 1") }
+            for (name, value) in [("--http", http), ("--metrics", metrics)] {
+                if let value, Self.httpAddress(value) == nil {
+                    throw ValidationError("\(name) must be HOST:PORT (such as 127.0.0.1:8080) or unix:/path, got '\(value)'")
+                }
+            }
+            if http != nil, metrics != nil, Self.httpAddress(http ?? "") == Self.httpAddress(metrics ?? "") {
+                throw ValidationError("--http and --metrics name the same address; /metrics is on --http already")
+            }
+        }
+
+        /// `127.0.0.1:8080`, `http://127.0.0.1:8080`, `[::1]:8080`, `tcp://…` or `unix:/path`.
+        static func httpAddress(_ text: String) -> ListenAddress? {
+            if text.hasPrefix("unix:") || text.hasPrefix("tcp://") { return ListenAddress(text) }
+            var rest = Substring(text)
+            if rest.hasPrefix("http://") { rest = rest.dropFirst("http://".count) }
+            if rest.hasSuffix("/") { rest = rest.dropLast() }
+            return ListenAddress("tcp://" + rest)
+        }
+
+        func httpConfigurations() throws -> [HTTPConfiguration] {
+            var out: [HTTPConfiguration] = []
+            for (value, endpoints) in [(http, HTTPConfiguration.Endpoints.all), (metrics, .operations)] {
+                guard let value, let address = Self.httpAddress(value) else { continue }
+                var c = HTTPConfiguration()
+                c.listen = address
+                c.endpoints = endpoints
+                c.serviceName = serviceName
+                c.corsOrigin = corsOrigin
+                c.neighbourhoodLayer = neighbourhoodLayer
+                let problems = c.problems()
+                guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+                out.append(c)
+            }
+            return out
         }
 
         func configuration() throws -> ServerConfiguration {
@@ -88,7 +137,17 @@ extension Locus {
             let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds)
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: config.threads)
             let server = LocusServer(configuration: config, index: serving, logger: logger, group: loops)
-            let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            if let layer = neighbourhoodLayer, !opened.metadata.layers.contains(where: { $0.name == layer }) {
+                throw ValidationError("--neighbourhood-layer: the index has no layer \(layer) (it has: \(opened.metadata.layers.map(\.name).joined(separator: ", ")))")
+            }
+            var services: [any Service] = [server]
+            for c in try httpConfigurations() {
+                let http = HTTPService(configuration: c, server: config, index: serving, logger: logger, group: loops)
+                let problems = http.problems()
+                guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+                services.append(http)
+            }
+            let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             do {
                 try await group.run()
                 try await loops.shutdownGracefully()

@@ -345,3 +345,73 @@ extension BoundaryLayer {
         return GeoPoint(x: (e.minX + e.maxX) / 2, y: y)
     }
 }
+
+extension BoundaryLayer {
+    /// A feature's polygons, rebuilt from its edges (the layer keeps no other copy of its
+    /// geometry): each polygon is a shell followed by its holes, shells clockwise and holes
+    /// counter-clockwise (Esri's rule; GeoJSON readers accept either), every ring closed.
+    ///
+    /// A ring's edges are stored one after another, so a ring ends where an edge returns to its
+    /// first vertex (or where the next edge does not start at the last one's end). Which rings
+    /// are holes: those of the other orientation than the largest ring, given to the shell that
+    /// contains them.
+    public func polygons(feature f: Int) -> [[[GeoPoint]]] {
+        guard features.indices.contains(f) else { return [] }
+        var rings: [[GeoPoint]] = []
+        var ring: [GeoPoint] = []
+        for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] {
+            let e = featureEdges[i]
+            let a = GeoPoint(x: e.ax, y: e.ay), b = GeoPoint(x: e.bx, y: e.by)
+            if let last = ring.last, last != a {
+                rings.append(Self.closed(ring))
+                ring = []
+            }
+            if ring.isEmpty { ring.append(a) }
+            ring.append(b)
+            if b == ring[0], ring.count >= 4 {
+                rings.append(ring)
+                ring = []
+            }
+        }
+        if ring.count >= 3 { rings.append(Self.closed(ring)) }
+        rings = rings.filter { $0.count >= 4 }
+        guard let largest = rings.indices.max(by: { abs(Self.signedArea(rings[$0])) < abs(Self.signedArea(rings[$1])) }) else { return [] }
+        let shellSign = Self.signedArea(rings[largest]) >= 0
+        var shells: [[GeoPoint]] = []
+        var holes: [[GeoPoint]] = []
+        for r in rings {
+            if (Self.signedArea(r) >= 0) == shellSign { shells.append(r) } else { holes.append(r) }
+        }
+        // Clockwise has a negative signed area (x east, y north).
+        var polygons = shells.map { [Self.signedArea($0) < 0 ? $0 : $0.reversed()] }
+        for hole in holes {
+            let owner = polygons.firstIndex { Self.ringContains($0[0], hole[0]) } ?? 0
+            polygons[owner].append(Self.signedArea(hole) > 0 ? hole : hole.reversed())
+        }
+        return polygons
+    }
+
+    private static func closed(_ ring: [GeoPoint]) -> [GeoPoint] {
+        guard let first = ring.first, ring.last != first else { return ring }
+        return ring + [first]
+    }
+
+    /// Shoelace area in square degrees: positive counter-clockwise.
+    static func signedArea(_ ring: [GeoPoint]) -> Double {
+        var sum = 0.0
+        for i in 0..<max(ring.count - 1, 0) {
+            sum += ring[i].x * ring[i + 1].y - ring[i + 1].x * ring[i].y
+        }
+        return sum / 2
+    }
+
+    /// Even-odd test of a point against one closed ring.
+    static func ringContains(_ ring: [GeoPoint], _ p: GeoPoint) -> Bool {
+        var inside = false
+        for i in 0..<max(ring.count - 1, 0) {
+            let a = ring[i], b = ring[i + 1]
+            if (a.y > p.y) != (b.y > p.y), p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) { inside.toggle() }
+        }
+        return inside
+    }
+}
