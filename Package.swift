@@ -156,6 +156,9 @@ let package = Package(
             dependencies: [
                 "LocusCore", "LocusEngine", "LocusWire", "LocusProtocol", "LocusClient", "LocusServer", "LocusHTTP", "LocusBatch", "LocusTesting",
                 "LocusEvaluation", "CSQLite",
+                // Hummingbird, not HummingbirdTesting: that one links AsyncHTTPClient and with it
+                // BoringSSL, minutes of every CI build; the routes are called directly instead.
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -184,7 +184,9 @@ struct EsriGeocodeServer: Sendable {
             var a = arguments
             a.request.input = input
             do {
-                return try s.geocode(a).candidates
+                let candidates = try s.geocode(a).candidates
+                if case .key = input, candidates.isEmpty, inputs.count > 1 { continue }
+                return candidates
             } catch {
                 last = error
                 if case .key = input, inputs.count > 1 { continue }
@@ -335,13 +337,21 @@ struct EsriGeocodeServer: Sendable {
         var request = ReverseRequest(location: point)
         request.spatialReference = reference
         request.maxDistance = try p.double("distance") ?? 100
+        // In lon/lat, for the neighbourhood; written in `out` below.
+        request.outSpatialReference = .wgs84
         if let method = p.string("method") {
             guard let m = ReverseMethod(rawValue: method.lowercased()) else {
                 throw HTTPFailure(.badRequest, "method must be frontage or nearest", parameter: "method")
             }
             request.method = m
         }
-        let reply = try s.reverse(ReverseArguments(request: request))
+        let reply: ReverseReply
+        do {
+            reply = try s.reverse(ReverseArguments(request: request))
+        } catch where error.code == .notFound {
+            // Esri's words for it: geopy and ArcGIS clients look for them to mean "no address".
+            throw HTTPFailure(.notFound, "Unable to find address for the specified location.", code: .notFound)
+        }
         guard let found = reply.address else {
             throw HTTPFailure(.notFound, "Unable to find address for the specified location.", code: .notFound)
         }
