@@ -1,0 +1,125 @@
+import Foundation
+import LocusCore
+import LocusEngine
+import LocusProtocol
+import LocusWire
+import NIOConcurrencyHelpers
+import Testing
+
+/// A `locus serve --http` subprocess, listening on ports the system picks, read from its log.
+final class HTTPServeProcess: Sendable {
+    let process: Process
+    let httpBase: String
+    private let log: NIOLockedValueBox<String>
+
+    init(arguments extra: [String] = []) throws {
+        let process = Process()
+        process.executableURL = TestSupport.locusBinary
+        process.arguments = ["serve", "--index", try TestSupport.portlandIndexPath(), "--listen", "tcp://127.0.0.1:0",
+                             "--http", "127.0.0.1:0"] + extra
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        let log = NIOLockedValueBox("")
+        err.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            log.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        self.process = process
+        self.log = log
+        // Blocking waits, off the shared pool: the server starts in about a second.
+        var base: String?
+        for _ in 0..<600 where base == nil && process.isRunning {
+            let text = log.withLockedValue { $0 }
+            if let line = text.split(separator: "\n").first(where: { $0.contains("listening for HTTP") }),
+               let range = line.range(of: #"tcp://127\.0\.0\.1:\d+"#, options: .regularExpression) {
+                base = "http://" + line[range].dropFirst("tcp://".count)
+            } else {
+                usleep(50_000)
+            }
+        }
+        guard let base else {
+            if process.isRunning { process.terminate() }
+            throw LocusError(.internalError, "locus serve --http did not start: \(log.withLockedValue { $0 }.suffix(500))")
+        }
+        httpBase = base
+    }
+
+    var logText: String { log.withLockedValue { $0 } }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// geopy's ArcGIS geocoder and geopandas' geocode/reverse_geocode — clients written by others —
+/// against a live `locus serve --http`, on real street-tree addresses and positions; each answer
+/// must be what the engine gives for the same input.
+@Suite(.serialized) struct HTTPClientsTests {
+    static let script = TestSupport.packageRoot.appendingPathComponent("Tests/Clients/geopy_clients.py").path
+    static var trees: String { TestSupport.dataDirectory.appendingPathComponent("portland/street_trees_dev.csv.gz").path }
+
+    struct Answer: Decodable {
+        var address: String
+        var lat: Double
+        var lon: Double
+        var label: String?
+    }
+
+    struct Line: Decodable {
+        var client: String
+        var text: String
+        var lat: Double
+        var lon: Double
+        var geocode: Answer?
+        var reverse: Answer?
+    }
+
+    static func run(_ clients: String, count: Int) throws -> [Line] {
+        let server = try HTTPServeProcess()
+        let python = URL(fileURLWithPath: "/usr/bin/env")
+        let result = try TestSupport.run(python, ["python3", script, "--base", server.httpBase, "--trees", trees,
+                                                  "--count", String(count), "--clients", clients], timeout: 300)
+        guard result.status == 0 else {
+            throw LocusError(.internalError, "the clients failed (is geopy installed? scripts/setup --with-python): \(result.stderr.suffix(800))")
+        }
+        return try result.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+    }
+
+    @Test(.timeLimit(.minutes(5))) func geopyArcGISAndGeopandasGetTheEnginesAnswers() throws {
+        let count = 20
+        let lines = try Self.run("arcgis,geopandas", count: count)
+        let handler = RequestHandler(index: try TestSupport.portland())
+        for client in ["arcgis", "geopandas"] {
+            let mine = lines.filter { $0.client == client }
+            #expect(mine.count == count, "\(client)")
+            var geocoded = 0, reversed = 0
+            for line in mine {
+                let text = line.text + ", Portland, OR"
+                let engine = try handler.result(LocusRequest(.geocode, GeocodeArguments(request: GeocodeRequest(.text(text)))),
+                                                as: GeocodeResult.self).candidates.first
+                #expect(line.geocode?.address == engine?.address, "\(client) geocode \(text)")
+                if let g = line.geocode, let e = engine {
+                    geocoded += 1
+                    #expect(abs(g.lat - e.location.y) < 1e-9 && abs(g.lon - e.location.x) < 1e-9, "\(client) \(text)")
+                }
+                let back = try handler.result(LocusRequest(.reverse, ReverseArguments(request: ReverseRequest(location: GeoPoint(x: line.lon, y: line.lat)))),
+                                              as: ReverseReply.self).address
+                if let r = line.reverse, let e = back {
+                    reversed += 1
+                    // geopy writes Esri's fields as "Address, City, Region Postal, CountryCode".
+                    #expect(r.address.hasPrefix("\(e.components.number) \(e.components.street), \(e.components.city), "), "\(client) reverse \(line.lat),\(line.lon)")
+                    if client == "arcgis" { #expect(r.label == e.address) }
+                    #expect(abs(r.lat - e.location.y) < 1e-9 && abs(r.lon - e.location.x) < 1e-9)
+                } else {
+                    #expect(line.reverse == nil && back == nil, "\(client) reverse \(line.lat),\(line.lon)")
+                }
+            }
+            // Real addresses of real trees: nearly all are found both ways.
+            #expect(geocoded >= count - 2, "\(client): \(geocoded) of \(count) geocoded")
+            #expect(reversed >= count - 2, "\(client): \(reversed) of \(count) reversed")
+        }
+    }
+}
