@@ -228,6 +228,9 @@ import Testing
         #expect(r.json["singleLineAddressField"]["name"].string == "SingleLine")
         #expect(r.json["capabilities"].string?.contains("ReverseGeocode") == true)
         #expect(r.text.contains("\n"))
+        // ArcGIS paths ignore case.
+        let lower = try await client.get("/arcgis/rest/services/locus/geocodeserver/findaddresscandidates?singleline=6132+NE+34th+Ave")
+        #expect(lower.json["candidates"][0]["score"].number == 100)
     }
 }
 

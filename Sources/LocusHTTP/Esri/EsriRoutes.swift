@@ -18,6 +18,11 @@ struct EsriRoutes: Sendable {
         let features = EsriFeatureServer(configuration: configuration)
         let root = "/arcgis/rest"
         let base = "\(root)/services/:service"
+        // ArcGIS Server's paths ignore case; clients write them as documented, some in lower case.
+        func route(_ path: String, op: String, _ answer: @escaping @Sendable (HTTPParameters, HTTPEngine.Session, Parameters) throws(HTTPFailure) -> HTTPReply) {
+            service.route(router, RouterPath(path), d, op: op, answer)
+            if path.lowercased() != path { service.route(router, RouterPath(path.lowercased()), d, op: op, answer) }
+        }
 
         // What ArcGIS clients ask first: the server's version and whether it wants tokens.
         let tokenBased = service.requiresTokens
@@ -31,28 +36,28 @@ struct EsriRoutes: Sendable {
             let services = names.flatMap { [Catalog.Entry(name: $0, type: "GeocodeServer"), Catalog.Entry(name: $0, type: "FeatureServer")] }
             return .json(Catalog(services: services), pretty: p.string("f") == "pjson")
         }
-        service.route(router, "\(base)/GeocodeServer", d, op: "info") { p, s, r throws(HTTPFailure) in
+        route("\(base)/GeocodeServer", op: "info") { p, s, r throws(HTTPFailure) in
             try check(r); return try geocoder.describe(p, s)
         }
-        service.route(router, "\(base)/GeocodeServer/findAddressCandidates", d, op: "geocode") { p, s, r throws(HTTPFailure) in
+        route("\(base)/GeocodeServer/findAddressCandidates", op: "geocode") { p, s, r throws(HTTPFailure) in
             try check(r); return try geocoder.findAddressCandidates(p, s)
         }
-        service.route(router, "\(base)/GeocodeServer/suggest", d, op: "suggest") { p, s, r throws(HTTPFailure) in
+        route("\(base)/GeocodeServer/suggest", op: "suggest") { p, s, r throws(HTTPFailure) in
             try check(r); return try geocoder.suggest(p, s)
         }
-        service.route(router, "\(base)/GeocodeServer/reverseGeocode", d, op: "reverse") { p, s, r throws(HTTPFailure) in
+        route("\(base)/GeocodeServer/reverseGeocode", op: "reverse") { p, s, r throws(HTTPFailure) in
             try check(r); return try geocoder.reverseGeocode(p, s)
         }
-        service.route(router, "\(base)/GeocodeServer/geocodeAddresses", d, op: "geocode_batch") { p, s, r throws(HTTPFailure) in
+        route("\(base)/GeocodeServer/geocodeAddresses", op: "geocode_batch") { p, s, r throws(HTTPFailure) in
             try check(r); return try geocoder.geocodeAddresses(p, s)
         }
-        service.route(router, "\(base)/FeatureServer", d, op: "info") { p, s, r throws(HTTPFailure) in
+        route("\(base)/FeatureServer", op: "info") { p, s, r throws(HTTPFailure) in
             try check(r); return try features.describe(p, s)
         }
-        service.route(router, "\(base)/FeatureServer/:layer", d, op: "info") { p, s, r throws(HTTPFailure) in
+        route("\(base)/FeatureServer/:layer", op: "info") { p, s, r throws(HTTPFailure) in
             try check(r); return try features.describeLayer(r.get("layer") ?? "", p, s)
         }
-        service.route(router, "\(base)/FeatureServer/:layer/query", d, op: "within") { p, s, r throws(HTTPFailure) in
+        route("\(base)/FeatureServer/:layer/query", op: "within") { p, s, r throws(HTTPFailure) in
             try check(r); return try features.query(r.get("layer") ?? "", p, s)
         }
         service.route(router, "/arcgis/**", d, op: "unknown") { _, _, _ throws(HTTPFailure) in
