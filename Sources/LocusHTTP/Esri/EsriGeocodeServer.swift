@@ -1,3 +1,4 @@
+import Foundation
 import LocusCore
 import LocusEngine
 import LocusProtocol
@@ -25,7 +26,7 @@ struct EsriGeocodeServer: Sendable {
             Field(name: name, type: type, alias: name, required: false, length: type == "esriFieldTypeString" ? 256 : nil)
         }
         let description = ServiceDescription(
-            serviceDescription: "Locus locator over \(s.metadata.values["name"] ?? "its index") (\(s.metadata.values["address_count"] ?? "0") addresses)",
+            serviceDescription: "Locus locator over \((s.metadata.path as NSString).lastPathComponent) (\(s.metadata.values["address_count"] ?? "0") addresses)",
             addressFields: [field("Address", "Address", 200), field("Neighborhood", "Neighborhood", 100), field("City", "City", 100),
                             field("Region", "State", 50), field("Postal", "ZIP", 10)],
             singleLineAddressField: field("SingleLine", "Single Line Input", 200),
