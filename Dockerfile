@@ -44,8 +44,9 @@ ENV PATH=/opt/locus/bin:$PATH \
 VOLUME ["/data"]
 USER locus
 WORKDIR /data
-EXPOSE 7878
+# 7878: protocol v1; 8080: HTTP (Esri, Pelias, Nominatim, /health, /ready, /metrics).
+EXPOSE 7878 8080
 # Alive and answering: `ping` is answered before authentication, over the socket in the volume.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s CMD ["locus", "ping", "--server", "unix:/data/locus.sock", "--timeout", "4"]
 ENTRYPOINT ["locus"]
-CMD ["serve", "--listen", "tcp://0.0.0.0:7878", "--listen", "unix:/data/locus.sock"]
+CMD ["serve", "--listen", "tcp://0.0.0.0:7878", "--listen", "unix:/data/locus.sock", "--http", "0.0.0.0:8080"]
