@@ -223,6 +223,14 @@ import Testing
         #expect(seen.withLockedValue { $0 } == ["esri geocode ok", "esri reverse invalid_argument", "http health ok"])
     }
 
+    @Test func theMetricsListenerServesOnlyTheOperationsEndpoints() async throws {
+        let operations = try HTTPTestClient(observer: HTTPObserver(exposition: { "locus_up 1\n" })) { $0.endpoints = .operations }
+        #expect(try await operations.get("/metrics").text == "locus_up 1\n")
+        #expect(try await operations.get("/metrics").headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(try await operations.get("/ready").status == .ok)
+        #expect(try await operations.get("\(Self.base)/findAddressCandidates?SingleLine=x").status == .notFound)
+    }
+
     @Test func theWorldPathAnswersToo() async throws {
         let r = try await client.get("/arcgis/rest/services/World/GeocodeServer?f=pjson")
         #expect(r.json["singleLineAddressField"]["name"].string == "SingleLine")
