@@ -56,7 +56,7 @@ public final class Operation: Sendable {
     public static let names = Set(all.map(\.name))
 
     /// An operation the engine answers: `run` is the engine call, `answeredBy` where it runs.
-    init<Arguments: Sendable, Result: Encodable>(
+    init<Arguments: Sendable, Result: Encodable & Sendable>(
         name: String, syntax: String, summary: String,
         decode: @escaping @Sendable (ArgumentReader) throws(WireError) -> Arguments,
         encode: @escaping @Sendable (Arguments) -> [String: JSONValue],
