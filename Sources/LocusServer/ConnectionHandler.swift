@@ -64,7 +64,12 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     private var repliesInChannel = 0
     /// Replies not yet written: one write per batch instead of one per reply.
     private var outbox: ByteBuffer
-    private var outcomes: [(op: String, outcome: String)] = []
+    /// Requests answered and not yet counted: the metrics take a read's worth at a time, under
+    /// one lock, not one per request.
+    private var unrecorded: [ServerMetrics.Answered] = []
+    /// What this connection has added to the in-flight gauge: its requests read and not yet
+    /// answered, as of its last flush.
+    private var reportedInFlight = 0
     private var authenticated: Bool
     private var failedAuthentications = 0
     /// Too many failed `auth`: close once the answer is written.
@@ -229,8 +234,9 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         if !pending.isEmpty {
             let engine = server.index.handler()
             var budget = requestsPerTurn
+            // Read once per request: the time a reply was made is the next one's start.
+            var now = ContinuousClock.now
             while budget > 0, context.channel.isWritable {
-                let now = ContinuousClock.now
                 guard now < deadline, let p = pending.popFirst() else { break }
                 if p.cancelled { continue }
                 budget -= 1
@@ -241,7 +247,8 @@ public final class ConnectionHandler: ChannelDuplexHandler {
                 let answer = engine.answer(id: p.id, p.request, started: p.received)
                 outbox.writeBytes(answer.line)
                 unwrittenReplies += 1
-                outcomes.append((p.request.op, answer.error?.rawValue ?? "ok"))
+                now = ContinuousClock.now
+                unrecorded.append(.init(op: p.request.op, outcome: answer.error?.rawValue ?? "ok", duration: now - p.received))
             }
         }
         flushOutbox(context)
@@ -290,10 +297,10 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     private func batchDone(_ context: ChannelHandlerContext, _ b: EngineBatch, _ outcome: EngineBatch.Outcome) {
         batch = nil
-        outcomes += outcome.answered
+        unrecorded += outcome.answered
         guard !closing, context.channel.isActive else {
-            server.stats.record(outcomes)
-            outcomes.removeAll()
+            server.stats.record(unrecorded)
+            unrecorded.removeAll()
             return
         }
         var replies = outcome.replies
@@ -338,10 +345,11 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func flushOutbox(_ context: ChannelHandlerContext) {
-        if !outcomes.isEmpty {
-            server.stats.record(outcomes)
-            outcomes.removeAll(keepingCapacity: true)
+        if !unrecorded.isEmpty {
+            server.stats.record(unrecorded)
+            unrecorded.removeAll(keepingCapacity: true)
         }
+        reportInFlight(open: context.channel.isActive)
         guard outbox.readableBytes > 0 else { return }
         let batch = outbox
         let replies = unwrittenReplies - repliesInChannel
@@ -373,15 +381,28 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func succeed(id: RequestID?, op: String, _ result: some Encodable, since: ContinuousClock.Instant) {
-        outbox.writeBytes(ReplyEncoder.success(id: id, result: result, elapsed: .now - since))
+        let elapsed = ContinuousClock.now - since
+        outbox.writeBytes(ReplyEncoder.success(id: id, result: result, elapsed: elapsed))
         unwrittenReplies += 1
-        outcomes.append((op, "ok"))
+        unrecorded.append(.init(op: op, outcome: "ok", duration: elapsed))
     }
 
     private func fail(id: RequestID?, op: String, _ error: WireError, since: ContinuousClock.Instant) {
-        outbox.writeBytes(ReplyEncoder.failure(id: id, error: error, elapsed: .now - since))
+        let elapsed = ContinuousClock.now - since
+        outbox.writeBytes(ReplyEncoder.failure(id: id, error: error, elapsed: elapsed))
         unwrittenReplies += 1
-        outcomes.append((op, error.code.rawValue))
+        unrecorded.append(.init(op: op, outcome: error.code.rawValue, duration: elapsed))
+    }
+
+    /// Brings the in-flight gauge to this connection's requests read and not yet answered: the
+    /// lines held back, the queues and the batch with the workers (a cancelled request still
+    /// queued counts until it is reached). Once a flush, not once a request: the gauge is shared
+    /// by every connection. A closed connection has none: what it had will never be answered.
+    private func reportInFlight(open: Bool) {
+        let now = open ? deferred.count + pending.count + offloaded.count + (batch?.items.count ?? 0) : 0
+        guard now != reportedInFlight else { return }
+        server.stats.requestsInFlightChanged(by: now - reportedInFlight)
+        reportedInFlight = now
     }
 
     // MARK: flow control and closing
@@ -443,9 +464,9 @@ public final class ConnectionHandler: ChannelDuplexHandler {
         pending.removeAll()
         offloaded.removeAll()
         deferred.removeAll()
-        if !outcomes.isEmpty {
-            server.stats.record(outcomes)
-            outcomes.removeAll()
+        if !unrecorded.isEmpty {
+            server.stats.record(unrecorded)
+            unrecorded.removeAll()
         }
     }
 
@@ -457,6 +478,7 @@ public final class ConnectionHandler: ChannelDuplexHandler {
 
     public func channelInactive(context: ChannelHandlerContext) {
         dropQueuedWork()
+        reportInFlight(open: false)
         context.fireChannelInactive()
     }
 }

@@ -32,7 +32,8 @@ final class EngineBatch: Sendable {
     struct Outcome: Sendable {
         /// Reply lines, one per answered item, each with its newline.
         var replies: ByteBuffer
-        var answered: [(op: String, outcome: String)]
+        /// Each answered item's op, outcome and time from its read to its reply made here.
+        var answered: [ServerMetrics.Answered]
         /// The first item not started: it and those after it go back to the connection.
         var next: Int
     }
@@ -80,7 +81,7 @@ final class EngineBatch: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var replies = ByteBufferAllocator().buffer(capacity: 512 * items.count)
-        var answered: [(op: String, outcome: String)] = []
+        var answered: [ServerMetrics.Answered] = []
         answered.reserveCapacity(items.count)
         var next = 0
         while next < items.count {
@@ -95,14 +96,15 @@ final class EngineBatch: Sendable {
             // A cancelled item has been answered `cancelled` by the connection already.
             if cancelled { continue }
             let item = items[i]
-            if clock.now - item.received > timeout {
-                replies.writeBytes(ReplyEncoder.failure(id: item.id, error: Self.timedOut(server), elapsed: clock.now - item.received))
-                answered.append((item.request.op, WireErrorCode.timeout.rawValue))
+            let waited = clock.now - item.received
+            if waited > timeout {
+                replies.writeBytes(ReplyEncoder.failure(id: item.id, error: Self.timedOut(server), elapsed: waited))
+                answered.append(.init(op: item.request.op, outcome: WireErrorCode.timeout.rawValue, duration: waited))
                 continue
             }
             let answer = server.index.handler().answer(id: item.id, item.request, started: item.received)
             replies.writeBytes(answer.line)
-            answered.append((item.request.op, answer.error?.rawValue ?? "ok"))
+            answered.append(.init(op: item.request.op, outcome: answer.error?.rawValue ?? "ok", duration: clock.now - item.received))
         }
         return Outcome(replies: replies, answered: answered, next: next)
     }

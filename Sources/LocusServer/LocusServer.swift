@@ -26,7 +26,11 @@ import UnixSignals
 public final class LocusServer: Service, Sendable {
     public let configuration: ServerConfiguration
     public let index: ServingIndex
-    public let stats = ServerStats()
+    /// Every protocol's requests, connections and the index, for Prometheus (`exposition()`);
+    /// the HTTP dialects record theirs here too.
+    public let metrics: ServerMetrics
+    /// The `stats` op's view of `metrics`.
+    public let stats: ServerStats
     private let logger: Logger
     private let group: any EventLoopGroup
     private let onRunning: @Sendable ([ListenAddress]) async -> Void
@@ -44,6 +48,8 @@ public final class LocusServer: Service, Sendable {
                 onRunning: @escaping @Sendable ([ListenAddress]) async -> Void = { _ in }) {
         self.configuration = configuration
         self.index = index
+        metrics = ServerMetrics(index: index)
+        stats = ServerStats(metrics: metrics)
         self.logger = logger
         self.group = group
         self.onRunning = onRunning

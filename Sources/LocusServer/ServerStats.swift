@@ -2,50 +2,39 @@ import Foundation
 import LocusCore
 import LocusProtocol
 import LocusWire
-import NIOConcurrencyHelpers
 
-/// Counters for the `stats` op: requests by op and outcome, connections, reloads, uptime.
+/// The `stats` op's view of the server's metrics (`ServerMetrics`): the socket protocol's
+/// requests by op and outcome, its connections, the reloads, uptime.
 ///
-/// Outcomes are `ok` or an error code, so a dashboard can tell clients' mistakes (`invalid_*`)
-/// from the server's trouble (`timeout`, `overloaded`, `internal`) without reading logs.
+/// The counts are the metrics' own, so `stats` and `/metrics` never disagree. Only the line
+/// protocol's are shown: the HTTP dialects' ops (`health`, `metrics`, …) are not the protocol's,
+/// and their connections have limits of their own; Prometheus has every protocol.
 public final class ServerStats: Sendable {
-    struct Counts {
-        var requests: [String: [String: Int]] = [:]
-        var openConnections = 0
-        var acceptedConnections = 0
-        var refusedConnections = 0
-        var reloads = 0
-        var failedReloads = 0
-    }
-
-    private let counts = NIOLockedValueBox(Counts())
+    public let metrics: ServerMetrics
+    /// The line protocol's connection and in-flight metrics, looked up once.
+    let line: ServerMetrics.ProtocolMetrics
     private let started = ContinuousClock.now
 
-    public init() {}
+    public init(metrics: ServerMetrics) {
+        self.metrics = metrics
+        line = metrics.protocolMetrics(ServerMetrics.lineProtocol)
+    }
 
-    /// Records a batch of outcomes under one lock: a connection counts a whole read's requests at once.
-    func record(_ batch: [(op: String, outcome: String)]) {
-        guard !batch.isEmpty else { return }
-        counts.withLockedValue { c in
-            for (op, outcome) in batch { c.requests[op, default: [:]][outcome, default: 0] += 1 }
-        }
+    /// Records a connection's answered requests, a whole read's at once, under one lock.
+    func record(_ answered: [ServerMetrics.Answered]) {
+        metrics.record(protocol: ServerMetrics.lineProtocol, answered)
+    }
+
+    /// A connection's requests read and not yet answered went up (or down) by `change`.
+    func requestsInFlightChanged(by change: Int) {
+        line.inFlight.increment(by: Double(change))
     }
 
     /// Counts a new connection unless `limit` are open already; false means refuse it.
-    func admitConnection(limit: Int) -> Bool {
-        counts.withLockedValue { c in
-            guard c.openConnections < limit else {
-                c.refusedConnections += 1
-                return false
-            }
-            c.openConnections += 1
-            c.acceptedConnections += 1
-            return true
-        }
-    }
+    func admitConnection(limit: Int) -> Bool { metrics.admitConnection(protocol: ServerMetrics.lineProtocol, limit: limit) }
 
-    func connectionClosed() { counts.withLockedValue { $0.openConnections -= 1 } }
-    func reloaded(ok: Bool) { counts.withLockedValue { if ok { $0.reloads += 1 } else { $0.failedReloads += 1 } } }
+    func connectionClosed() { metrics.connectionClosed(protocol: ServerMetrics.lineProtocol) }
+    func reloaded(ok: Bool) { metrics.reloaded(ok: ok) }
 
     /// The `stats` result object.
     public struct Snapshot: Codable, Sendable {
@@ -86,15 +75,16 @@ public final class ServerStats: Sendable {
     }
 
     public func snapshot(_ generation: ServingIndex.Generation, reloadPath: String? = nil) -> Snapshot {
-        let c = counts.withLockedValue { $0 }
+        let connections = metrics.connectionCounts(protocol: ServerMetrics.lineProtocol)
+        let reloads = metrics.reloadCounts()
         let uptime = ((ContinuousClock.now - started).inSeconds * 1000).rounded() / 1000
         return Snapshot(
             uptimeSeconds: uptime,
-            connections: .init(open: c.openConnections, accepted: c.acceptedConnections, refused: c.refusedConnections),
-            requests: c.requests,
+            connections: .init(open: connections.open, accepted: connections.accepted, refused: connections.refused),
+            requests: metrics.requestCounts(protocol: ServerMetrics.lineProtocol),
             index: .init(path: generation.index.path, reloadPath: reloadPath ?? generation.index.path, generation: generation.number,
                          loadedAt: ISO8601DateFormatter().string(from: generation.loadedAt),
                          loadSeconds: (generation.loadSeconds * 1000).rounded() / 1000,
-                         reloads: c.reloads, failedReloads: c.failedReloads))
+                         reloads: reloads.ok, failedReloads: reloads.refused))
     }
 }

@@ -18,7 +18,8 @@ import Testing
     @Test func requestsReadBeforeAnOversizedLineAreAnsweredBeforeTheConnectionCloses() throws {
         var config = ServerConfiguration()
         config.maximumLineBytes = 1_024
-        let server = ServerContext(configuration: config, index: ServingIndex(index: try TestSupport.portland()), stats: ServerStats(),
+        let serving = ServingIndex(index: try TestSupport.portland())
+        let server = ServerContext(configuration: config, index: serving, stats: ServerStats(metrics: ServerMetrics(index: serving)),
                                    logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: config.maximumLineBytes)))

@@ -186,7 +186,7 @@ import Testing
         var config = ServerConfiguration()
         config.maximumInFlightPerConnection = 16
         let serving = ServingIndex(index: try TestSupport.fixture())
-        let context = ServerContext(configuration: config, index: serving, stats: ServerStats(),
+        let context = ServerContext(configuration: config, index: serving, stats: ServerStats(metrics: ServerMetrics(index: serving)),
                                     logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let channel = EmbeddedChannel()
         let stuck = StuckSocket()

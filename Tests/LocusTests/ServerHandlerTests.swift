@@ -60,7 +60,7 @@ import Testing
     func channel(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> (EmbeddedChannel, ServerStats) {
         var config = ServerConfiguration()
         configure(&config)
-        let stats = ServerStats()
+        let stats = ServerStats(metrics: ServerMetrics(index: serving))
         let context = ServerContext(configuration: config, index: serving, stats: stats, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder(maximumLineBytes: config.maximumLineBytes)))
