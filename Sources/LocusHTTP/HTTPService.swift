@@ -128,6 +128,8 @@ public final class HTTPService: Service, Sendable {
         guard configuration.endpoints == .all else { return router }
 
         EsriRoutes(configuration: configuration).add(to: router, self)
+        PeliasRoutes(configuration: configuration).add(to: router, self)
+        NominatimRoutes(configuration: configuration).add(to: router, self)
         return router
     }
 
