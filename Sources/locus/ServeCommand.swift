@@ -142,7 +142,17 @@ extension Locus {
             }
             var services: [any Service] = [server]
             for c in try httpConfigurations() {
-                let http = HTTPService(configuration: c, server: config, index: serving, logger: logger, group: loops)
+                // One set of metrics for the process: HTTP requests are counted beside the line
+                // protocol's, and /metrics shows them all.
+                let metrics = server.metrics
+                let observer = HTTPObserver(
+                    started: { metrics.requestStarted(protocol: $0) },
+                    finished: { dialect, op, outcome, duration in
+                        metrics.record(protocol: dialect, op: op, outcome: outcome, duration: duration)
+                        metrics.requestFinished(protocol: dialect)
+                    },
+                    exposition: { metrics.exposition() })
+                let http = HTTPService(configuration: c, server: config, index: serving, observer: observer, logger: logger, group: loops)
                 let problems = http.problems()
                 guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
                 services.append(http)
