@@ -1,16 +1,21 @@
 /// JSON text being written: the scalars' encodings, shared by every writer.
-struct JSONBytes {
-    var bytes: [UInt8]
+package struct JSONBytes {
+    package init(bytes: [UInt8] = [], sortsKeys: Bool = false) {
+        self.bytes = bytes
+        self.sortsKeys = sortsKeys
+    }
+
+    package var bytes: [UInt8]
     /// Write dictionaries' keys sorted: for output people compare (the CLI's `--json`), not for
     /// replies, whose objects are in no particular order.
-    var sortsKeys = false
+    package var sortsKeys = false
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    @inline(__always) mutating func append(_ s: StaticString) {
+    @inline(__always) package mutating func append(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func writeString(_ s: String) {
+    package mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
@@ -37,7 +42,7 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    mutating func writeInteger<I: FixedWidthInteger>(_ v: I) {
+    package mutating func writeInteger<I: FixedWidthInteger>(_ v: I) {
         if v >= 0, v < 10 {
             bytes.append(UInt8(ascii: "0") + UInt8(v))
             return
@@ -45,7 +50,7 @@ struct JSONBytes {
         bytes.append(contentsOf: String(v).utf8)
     }
 
-    mutating func writeDouble(_ d: Double) {
+    package mutating func writeDouble(_ d: Double) {
         guard d.isFinite else { return append("null") }
         if d.rounded() == d, abs(d) < 1e15 { return writeInteger(Int64(d)) }
         bytes.append(contentsOf: d.description.utf8)

@@ -82,3 +82,8 @@ extension JSONValue: JSONLineWritable {
         }
     }
 }
+
+extension JSONBytes {
+    /// A JSON value, for writers outside this module that write the rest of their answer by hand.
+    package mutating func writeValue(_ value: JSONValue) { value.writeJSON(&self) }
+}

@@ -211,18 +211,18 @@ struct PeliasAnswers: Sendable {
             for f in features { extent.extend(x: f.geometry.lon, y: f.geometry.lat) }
             bbox = [extent.minX, extent.minY, extent.maxX, extent.maxY]
         }
-        return .json(Collection(geocoding: Geocoding(query: query), features: features, bbox: bbox))
+        return HTTPReply(body: Collection(geocoding: Geocoding(query: query), features: features, bbox: bbox).jsonBytes())
     }
 
-    // MARK: Pelias's JSON
+    // MARK: Pelias's JSON (written by PeliasJSON.swift)
 
-    struct Engine: Encodable, Sendable {
+    struct Engine: Sendable {
         var name = "Locus"
         var author = "Locus"
         var version = LocusVersion.current
     }
 
-    struct Geocoding: Encodable, Sendable {
+    struct Geocoding: Sendable {
         var version = "0.2"
         var attribution = "Addresses and boundaries from the publishers of this server's index (locus index info names them)"
         var query: [String: JSONValue]
@@ -237,7 +237,7 @@ struct PeliasAnswers: Sendable {
         }
     }
 
-    struct Collection: Encodable, Sendable {
+    struct Collection: Sendable {
         var geocoding: Geocoding
         var type = "FeatureCollection"
         var features: [Feature]
@@ -251,26 +251,19 @@ struct PeliasAnswers: Sendable {
     }
 
     /// A GeoJSON point: `{"type": "Point", "coordinates": [lon, lat]}`.
-    struct Point: Encodable, Sendable {
+    struct Point: Sendable {
         var lon: Double
         var lat: Double
 
-        enum CodingKeys: String, CodingKey { case type, coordinates }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode("Point", forKey: .type)
-            try c.encode([lon, lat], forKey: .coordinates)
-        }
     }
 
-    struct Feature: Encodable, Sendable {
+    struct Feature: Sendable {
         var type = "Feature"
         var geometry: Point
         var properties: Properties
     }
 
-    struct Properties: Encodable, Sendable {
+    struct Properties: Sendable {
         var id: String
         var gid: String
         var layer: String
@@ -294,11 +287,5 @@ struct PeliasAnswers: Sendable {
         var neighbourhood: String?
         var label: String
 
-        enum CodingKeys: String, CodingKey {
-            case id, gid, layer, source, name, housenumber, street, postalcode, confidence, distance, accuracy
-            case country, region, locality, neighbourhood, label
-            case sourceID = "source_id", matchType = "match_type", countryCode = "country_code", countryA = "country_a"
-            case regionA = "region_a"
-        }
     }
 }

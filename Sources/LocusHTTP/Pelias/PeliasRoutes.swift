@@ -15,7 +15,7 @@ struct PeliasRoutes: Sendable {
         var query: [String: JSONValue] = [:]
         if let text = parameters.string("text") { query["text"] = .string(text) }
         let body = PeliasAnswers.Collection(geocoding: .init(query: query, errors: [failure.message]), features: [])
-        return .json(body, status: failure.status, outcome: failure.code.rawValue)
+        return HTTPReply(status: failure.status, body: body.jsonBytes(), outcome: failure.code.rawValue)
     }
 
     func add(to router: Router<BasicRequestContext>, _ service: HTTPService) {
