@@ -32,7 +32,7 @@ var configuration = ServerConfiguration()
 // Smaller than the default 64 KiB so that inputs libFuzzer can reach cross it.
 configuration.maximumLineBytes = lineLimit
 let serving = ServingIndex(index: index)
-let server = ServerContext(configuration: configuration, index: serving, stats: ServerStats(),
+let server = ServerContext(configuration: configuration, index: serving, stats: ServerStats(metrics: ServerMetrics(index: serving)),
                            logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() }))
 let decoder = RequestDecoder(limits: { var l = RequestLimits(); l.maximumLineBytes = lineLimit; return l }())
 let bound = RequestBound()
