@@ -97,6 +97,16 @@ import Testing
         #expect(abs((m.json["location"]["x"].number ?? 0) + 13_651_064) < 100)
     }
 
+    /// `f=json` is written by hand (the hot path), `f=pjson` by the `Encoder`: the same answers.
+    @Test(arguments: ["-122.6296,45.5676", "-122.68,45.52", "-122.55,45.49",
+                      "%7B%22x%22%3A-13651064.6%2C%22y%22%3A5711325.5%2C%22spatialReference%22%3A%7B%22wkid%22%3A102100%7D%7D"])
+    func reverseGeocodesHandWrittenJSONIsTheEncodersJSON(_ location: String) async throws {
+        let fast = try await client.get("\(Self.base)/reverseGeocode?location=\(location)&f=json")
+        let encoded = try await client.get("\(Self.base)/reverseGeocode?location=\(location)&f=pjson")
+        #expect(fast.json["address"]["Match_addr"].string?.isEmpty == false)
+        #expect(fast.json == encoded.json)
+    }
+
     @Test func noAddressInReachIsEsrisUnableToFind() async throws {
         let r = try await client.get("\(Self.base)/reverseGeocode?location=-140,30")
         #expect(r.status == .ok)

@@ -367,7 +367,8 @@ struct EsriGeocodeServer: Sendable {
             Neighborhood: s.neighbourhood(at: lonLat) ?? "", City: c.city,
             Region: USRegions.name(c.state), RegionAbbr: c.state, Postal: c.postcode,
             Distance: found.distanceMetres)
-        return .json(ReverseReplyJSON(address: address, location: .init(x: at.x, y: at.y, spatialReference: .init(out))), pretty: f == "pjson")
+        let answer = ReverseReplyJSON(address: address, location: .init(x: at.x, y: at.y, spatialReference: .init(out)))
+        return f == "pjson" ? .json(answer, pretty: true) : HTTPReply(body: answer.jsonBytes())
     }
 
     struct ReverseAddress: Encodable, Sendable {
