@@ -69,8 +69,13 @@ public final class HTTPService: Service, Sendable {
         let listen = configuration.listen
         let onRunning = onRunning
         let logger = logger
+        // The socket server's idle timeout: without one, a client that connects and never sends
+        // (or never reads) holds its connection for ever, and `maximumConnections` of them shut
+        // everyone else out.
+        let idle = TimeAmount.milliseconds(Int64(server.idleTimeout * 1_000))
         let app = Application(
             router: makeRouter(),
+            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: address, serverName: "Locus/\(LocusVersion.current)",
                 availableConnectionsDelegate: MaximumAvailableConnections(server.maximumConnections)),

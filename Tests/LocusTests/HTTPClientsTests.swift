@@ -147,3 +147,26 @@ final class HTTPServeProcess: Sendable {
         }
     }
 }
+
+/// What an attacker's connections get from `locus serve --http`.
+@Suite struct HTTPConnectionAbuseTests {
+    /// A connection that sends nothing is closed after the idle timeout (the socket server's
+    /// `--idle-timeout`), so silent connections cannot use up `--max-connections`.
+    @Test(.timeLimit(.minutes(2))) func aSilentConnectionIsClosedAfterTheIdleTimeout() throws {
+        let server = try HTTPServeProcess(arguments: ["--idle-timeout", "1"])
+        let port = try #require(server.httpBase.split(separator: ":").last.map(String.init))
+        let script = """
+        import socket, sys, time
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        s.settimeout(20)
+        t = time.time()
+        data = s.recv(1)
+        print(len(data), round(time.time() - t, 2))
+        """
+        let r = try TestSupport.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, port], timeout: 60)
+        let fields = r.stdout.split(separator: " ").map { String($0).trimmingWhitespace() }
+        #expect(fields.first == "0", "the server did not close the silent connection: \(r.stdout) \(r.stderr.suffix(300))")
+        let seconds = Double(fields.last ?? "") ?? 99
+        #expect(seconds >= 0.5 && seconds < 10, "closed after \(seconds) s")
+    }
+}

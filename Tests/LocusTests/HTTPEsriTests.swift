@@ -263,3 +263,63 @@ enum BoundaryLayerRing {
         return inside
     }
 }
+
+/// Hostile parameters on every dialect: each gets an answer (a 4xx or a real answer) quickly,
+/// never a 500, and the service keeps answering.
+@Suite struct HTTPHostileInputTests {
+    static let esri = "/arcgis/rest/services/Locus/GeocodeServer"
+    static let deepJSON = String(repeating: "%5B", count: 5_000)
+
+    @Test(arguments: [
+        "\(esri)/findAddressCandidates?SingleLine=x&maxLocations=1e300",
+        "\(esri)/findAddressCandidates?SingleLine=x&maxLocations=99999999999999999999999",
+        "\(esri)/findAddressCandidates?SingleLine=x&outSR=99999999999999",
+        "\(esri)/findAddressCandidates?SingleLine=x&location=nan,nan",
+        "\(esri)/findAddressCandidates?SingleLine=x&location=1e308,1e308",
+        "\(esri)/findAddressCandidates?SingleLine=x&searchExtent=-180,-90,180,90",
+        "\(esri)/reverseGeocode?location=0,90",
+        "\(esri)/reverseGeocode?location=180,-90&distance=1e300",
+        "\(esri)/reverseGeocode?location=\(deepJSON)",
+        "\(esri)/reverseGeocode?location=-122.6,45.5&outSR=\(deepJSON)",
+        "\(esri)/geocodeAddresses?addresses=\(deepJSON)",
+        "\(esri)/suggest?text=\(String(repeating: "6132+ne+", count: 600))",
+        "/arcgis/rest/services/Locus/FeatureServer/0/query?geometry=0,90&geometryType=esriGeometryPoint",
+        "/arcgis/rest/services/Locus/FeatureServer/0/query?geometry=-122.6,45.5&outSR=2913&returnGeometry=true&resultRecordCount=99999999999",
+        "/arcgis/rest/services/Locus/FeatureServer/99999999999999999999/query?geometry=1,2",
+        "/v1/reverse?point.lat=90&point.lon=180",
+        "/v1/reverse?point.lat=1e999&point.lon=0",
+        "/v1/reverse?point.lat=45.5&point.lon=-122.6&boundary.circle.radius=1e300",
+        "/v1/search?text=\(String(repeating: "a", count: 3_000))",
+        "/v1/search?text=x&size=1e300",
+        "/v1/search?text=x&focus.point.lat=nan&focus.point.lon=0",
+        "/v1/autocomplete?text=%00%00%00",
+        "/search?q=x&viewbox=1e308,1e308,-1e308,-1e308&bounded=1&format=json",
+        "/search?q=x&limit=-1",
+        "/reverse?lat=-90&lon=-180&format=json",
+        "/reverse?lat=inf&lon=0",
+        "/reverse?lat=45.5&lon=-122.6&zoom=99999999999999999999",
+    ])
+    func answersEveryHostileRequestWithoutA500(_ target: String) async throws {
+        let client = try HTTPTestClient()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let r = try await client.get(target)
+        #expect(r.status.code < 500, "\(target.prefix(120)): \(r.status) \(r.text.prefix(200))")
+        #expect(clock.now - start < .seconds(1), "\(target.prefix(120))")
+        // Still answering.
+        #expect(try await client.get("/v1/reverse?point.lat=45.5676&point.lon=-122.6296").json["features"][0]["properties"]["housenumber"].string == "6132")
+    }
+
+    /// A full batch of the costliest records is bounded too.
+    @Test func aFullBatchOfNonsenseIsBounded() async throws {
+        let client = try HTTPTestClient()
+        let record = #"{"attributes":{"SingleLine":"\#(String(repeating: "zq xv ", count: 40))"}}"#
+        let records = "{\"records\":[" + Array(repeating: record, count: 1_000).joined(separator: ",") + "]}"
+        let clock = ContinuousClock()
+        let start = clock.now
+        let r = try await client.post("\(Self.esri)/geocodeAddresses",
+                                      form: "addresses=\(records.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+        #expect(r.json["locations"].array?.count == 1_000)
+        #expect(clock.now - start < .seconds(10))
+    }
+}
