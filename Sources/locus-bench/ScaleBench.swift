@@ -34,6 +34,7 @@ extension LocusBench {
         @Option(help: "Requests per op for the latency percentiles.") var requests: Int = 2000
         @Option(help: "Geocodes for the throughput figure.") var geocodes: Int = 20000
         @Option(help: "Geocodes in flight at once (over two connections) for the throughput figure.") var inFlight: Int = 32
+        @Flag(help: "Serve with --map-index (the address tables used where they lie in the file).") var mapIndex = false
         @Flag(help: "Keep the synthetic sources and indexes (they are removed after each size otherwise).") var keep = false
 
         func validate() throws {
@@ -98,7 +99,7 @@ extension LocusBench {
             }
 
             Output.note("\(n)×: serving")
-            let served = try await ServedIndex.measure(locus: locus, index: index, dir: dir, queries: queries,
+            let served = try await ServedIndex.measure(locus: locus, index: index, mapped: mapIndex, dir: dir, queries: queries,
                                                        requests: requests, geocodes: geocodes, inFlight: inFlight)
             func ms(_ l: (Double, Double)) -> String { String(format: "%.2f / %.2f ms", l.0 * 1000, l.1 * 1000) }
             return "| \(n) | \(queries.count.formatted()) | " + String(format: "%.1f s", built.seconds)
@@ -276,13 +277,13 @@ struct ServedIndex {
     var geocodesPerSecond: Double
     var rssMB: Double
 
-    static func measure(locus: String, index: String, dir: URL, queries: ScaleSource.Queries,
+    static func measure(locus: String, index: String, mapped: Bool, dir: URL, queries: ScaleSource.Queries,
                         requests: Int, geocodes: Int, inFlight: Int) async throws -> ServedIndex {
         let socket = dir.appendingPathComponent("s.sock").path
         try? FileManager.default.removeItem(atPath: socket)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: locus)
-        process.arguments = ["serve", "--index", index, "--listen", "unix:\(socket)", "--log-level", "warning"]
+        process.arguments = ["serve", "--index", index, "--listen", "unix:\(socket)", "--log-level", "warning"] + (mapped ? ["--map-index"] : [])
         process.standardOutput = FileHandle.nullDevice
         let clock = ContinuousClock()
         let start = clock.now

@@ -17,6 +17,8 @@ enum BuildProgressDisplay {
                 show("  layer \(name) (\(seconds))")
             case .lots(let layer):
                 show("  linking addresses to the lots of \(layer) (\(seconds))")
+            case .searchTables:
+                show("  search tables (\(seconds))")
             case .writing:
                 show("  writing the index (\(seconds))")
             }

@@ -41,7 +41,9 @@ import Testing
     @Test func theTablesFollowTheDatabaseWhichSQLiteStillFindsWhole() throws {
         let path = try TestSupport.portlandIndexPath()
         let sections = try Self.sections(path)
-        #expect(Set(sections.keys) == ["address_points", "address_cells", "address_frontage"])
+        #expect(Set(sections.keys) == ["address_points", "address_cells", "address_frontage", "search_street_start", "search_by_street",
+                                       "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
+                                       "search_posting_start", "search_postings", "search_lists", "search_street_tokens"])
         #expect(sections["address_points"]?.length == 435_177 * 40)
         var db: OpaquePointer?
         #expect(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
@@ -121,5 +123,24 @@ import Testing
         }
         // Most of the tables are intact, so most answers are still there.
         #expect(answers > 3_000)
+    }
+}
+
+extension IndexTablesTests {
+    /// The search tables are checked as they are read (every address within the points, every
+    /// run in order): damage there is a refused index, never a trap in a later query.
+    @Test(arguments: ["search_by_street", "search_by_number", "search_street_start", "search_street_places", "search_lists"])
+    func damagedSearchTablesAreARefusedIndex(_ name: String) throws {
+        let good = try TestSupport.portlandIndexPath()
+        var data = try Data(contentsOf: URL(fileURLWithPath: good))
+        let s = try #require(try Self.sections(good)[name])
+        for i in (s.offset + s.length / 2)..<(s.offset + s.length / 2 + min(64, s.length / 2)) { data[i] = 0xFF }
+        let path = TestSupport.temporaryDirectory().appendingPathComponent("\(name).locus").path
+        try data.write(to: URL(fileURLWithPath: path))
+        for mapped in [true, false] {
+            #expect { try LocusIndex(path: path, mapped: mapped) } throws: { ($0 as? LocusError)?.code == .invalidIndex }
+            // Without search, the same file still answers reverse geocoding.
+            #expect(try LocusIndex(path: path, loading: [.addresses], mapped: mapped).addresses?.count == 435_177)
+        }
     }
 }

@@ -42,6 +42,8 @@ public enum IndexBuildProgress: Sendable {
     case layer(name: String)
     /// Linking address points to the lots covering them.
     case lots(layer: String)
+    /// Working out what address search needs from the points (stored, so that opens need not).
+    case searchTables
     /// Sorting and writing the search structures and metadata.
     case writing
 }
@@ -434,9 +436,17 @@ private struct IndexWriter {
         // Lot frontages need every address of a street and its neighbours in the grid: worked out
         // here once, from the points just laid out, rather than at every open.
         let laidOut = AddressIndex(grid: grid, cellStart: cellStart, points: kept.indices.map { i in
-            AddressIndex.Point(lon: kept[i].c.lon, lat: kept[i].c.lat, number: kept[i].c.number, street: UInt32(streetID[kept[i].c.street] ?? 0),
-                               place: 0, suffix: 0, previous: previous[i], next: next[i])
-        }, streets: streets, streetDisplay: [], places: [], suffixes: [])
+            let c = kept[i].c
+            return AddressIndex.Point(lon: c.lon, lat: c.lat, number: c.number, street: UInt32(streetID[c.street] ?? 0),
+                                      place: UInt32(placeID["\(c.place.city)\u{1}\(c.place.state)\u{1}\(c.place.postcode)"] ?? 0),
+                                      suffix: UInt32(suffixID[c.suffix] ?? 0), previous: previous[i], next: next[i])
+        }, streets: streets, streetDisplay: streets, places: places.map { p in
+            let parts = p.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
+            return AddressPlace(city: parts[0], state: parts.count > 1 ? parts[1] : "", postcode: parts.count > 2 ? parts[2] : "")
+        }, suffixes: suffixes)
+        // What search derives from the points, stored so that an open reads it (`SearchTables`).
+        config.progress?(.searchTables)
+        sections += SearchTables.pack(AddressSearch.derive(laidOut, excluding: []))
         let frontage = LotFrontage.compute(laidOut)
         var frontageBytes = [UInt8](repeating: 0, count: frontage.count * LotFrontage.packedSize)
         frontageBytes.withUnsafeMutableBytes { raw in

@@ -84,7 +84,11 @@ public final class LocusIndex: Sendable {
         let metadata = try Self.readMetadata(db, path: path)
         self.metadata = metadata
         let wantsAddresses = parts.contains(.addresses) || parts.contains(.search)
-        addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata, mapped ? .mapped : .copied) : nil
+        // The tables are used as they lie in the file (`IndexSections`): nothing is decoded or
+        // checked at open, so an open costs the same at any size (mapped) or a copy (copied).
+        let sections = wantsAddresses && metadata.values["address_count"] != nil
+            ? try IndexSections.read(path: metadata.path, mapped ? .mapped : .copied) : [:]
+        addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata, sections) : nil
         var layers: [String: BoundaryLayer] = [:]
         if parts.contains(.layers) || parts.contains(.search) {
             for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name, expected: info.featureCount) }
@@ -111,7 +115,8 @@ public final class LocusIndex: Sendable {
         if parts.contains(.search), let addresses {
             let stored = try metadata.values["synonyms"].map { (text) throws(LocusError) in try StreetSynonyms(parsing: text) } ?? StreetSynonyms()
             search = AddressSearch(addresses: addresses, layers: layers.keys.sorted().compactMap { layers[$0] },
-                                   synonyms: stored.merging(extra))
+                                   synonyms: stored.merging(extra),
+                                   stored: try SearchTables.unpack(sections, addresses: addresses, path: path))
         } else {
             search = nil
         }
@@ -160,7 +165,7 @@ public final class LocusIndex: Sendable {
     }
 
     private static func loadAddresses(_ db: SQLiteDatabase, _ metadata: IndexMetadata,
-                                      _ residence: IndexSections.Residence) throws(LocusError) -> AddressIndex {
+                                      _ sections: [String: PackedBytes]) throws(LocusError) -> AddressIndex {
         guard let gridJSON = metadata.values["address_grid"],
               let grid = try? JSONDecoder().decode(AddressIndex.Grid.self, from: Data(gridJSON.utf8)) else {
             throw LocusError(.invalidIndex, "\(metadata.path) has no address grid")
@@ -185,9 +190,6 @@ public final class LocusIndex: Sendable {
         let p = try db.prepare("SELECT city, state, postcode FROM places ORDER BY id")
         while try p.step() { places.append(AddressPlace(city: p.text(0), state: p.text(1), postcode: p.text(2))) }
 
-        // The tables are used as they lie in the file (`IndexSections`): nothing is decoded or
-        // checked at open, so an open costs the same at any size (mapped) or a copy (copied).
-        let sections = try IndexSections.read(path: metadata.path, residence)
         func section(_ name: String, stride: Int, count: Int) throws(LocusError) -> PackedRecords {
             guard let s = sections[name], s.bytes.count == count * stride else {
                 throw LocusError(.invalidIndex, "\(metadata.path): the \(name) table is missing or of the wrong size; rebuild the index")

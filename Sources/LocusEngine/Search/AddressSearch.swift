@@ -23,7 +23,7 @@ public final class AddressSearch: Sendable {
         var representative: Int32
     }
 
-    struct Area: Sendable {
+    struct Area: Sendable, Codable {
         var name: String
         var tokens: [String]
         var location: GeoPoint
@@ -99,7 +99,7 @@ public final class AddressSearch: Sendable {
     /// control characters) costs no deletions, which are slowest for text outside ASCII.
     let typoAlphabet: Set<Character>
     /// Addresses by house number, for suggestions that start with one.
-    let byNumber: [Int32: [Int32]]
+    let byNumber: NumberIndex
     let postcodes: [Area]
     let cities: [Area]
     let neighbourhoods: [(layer: String, feature: Int, area: Area)]
@@ -108,27 +108,50 @@ public final class AddressSearch: Sendable {
     /// City tokens and postcode of every place, for matching the end of a typed address.
     let placeTokens: [[String]]
 
+    /// What search derives from every address point: worked out by the builder and stored in the
+    /// index (`SearchTables`), so that an open reads it rather than works it out again — seconds
+    /// at thirty times Portland (BENCHMARKS.md, "From one city to thirty").
+    struct PointDerived {
+        /// Each street's name as search tokens (`AddressText.streetTokens`), by street index.
+        var streetTokens: [[String]]
+        var streetStart: [Int32]
+        var byStreet: [Int32]
+        var streetPlaces: [StreetPlace]
+        var byNumber: NumberIndex
+        var vocabulary: [String]
+        var postings: [[Int32]]
+        var postcodes: [Area]
+        var cities: [Area]
+    }
+
+    /// Derives everything from the points (the builder; the evaluation, which holds some out).
     /// - Parameter excluding: address indexes to leave out (the evaluation holds some out to test
     ///   interpolation).
-    public init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = [], synonyms: StreetSynonyms = StreetSynonyms()) {
+    public convenience init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = [], synonyms: StreetSynonyms = StreetSynonyms()) {
+        self.init(addresses: addresses, layers: layers, synonyms: synonyms,
+                  derived: Self.derive(addresses, excluding: Set(excluding.map { Int32($0) })))
+    }
+
+    /// From what the builder stored (`SearchTables`): nothing is derived from the points.
+    convenience init(addresses: AddressIndex, layers: [BoundaryLayer], synonyms: StreetSynonyms, stored: PointDerived) {
+        self.init(addresses: addresses, layers: layers, synonyms: synonyms, derived: stored)
+    }
+
+    private init(addresses: AddressIndex, layers: [BoundaryLayer], synonyms: StreetSynonyms, derived: PointDerived) {
         self.addresses = addresses
         self.synonyms = synonyms
-        let excluded = Set(excluding.map { Int32($0) })
         let cityNames = Array(Set(addresses.places.map(\.city))).filter { !$0.isEmpty }
         parser = AddressParser(knownCities: cityNames, knownPostcodes: Set(addresses.places.map(\.postcode)))
         placeCityKey = addresses.places.map { AddressText.tokens($0.city).joined(separator: " ") }
         placeTokens = addresses.places.map { AddressText.tokens($0.city) + [$0.postcode] }
 
-        var streets: [Street] = []
+        let streets = derived.streetTokens.map { Street(parts: StreetNameParts(tokens: $0), tokens: $0) }
         var byCore: [String: [Int32]] = [:]
         var byLooseCore: [String: [Int32]] = [:]
-        for (i, name) in addresses.streets.enumerated() {
-            let tokens = AddressText.streetTokens(AddressText.tokens(name))
-            let parts = StreetNameParts(tokens: tokens)
-            streets.append(Street(parts: parts, tokens: tokens))
-            byCore[parts.coreKey, default: []].append(Int32(i))
-            let loose = Self.looseKey(parts.core)
-            if loose != parts.coreKey, !loose.isEmpty { byLooseCore[loose, default: []].append(Int32(i)) }
+        for (i, street) in streets.enumerated() {
+            byCore[street.parts.coreKey, default: []].append(Int32(i))
+            let loose = Self.looseKey(street.parts.core)
+            if loose != street.parts.coreKey, !loose.isEmpty { byLooseCore[loose, default: []].append(Int32(i)) }
         }
         self.streets = streets
         streetsByCore = byCore
@@ -144,6 +167,38 @@ public final class AddressSearch: Sendable {
         coresByInitials = byInitials.mapValues { Array(Set($0)).sorted() }
         longestCore = byCore.keys.map(\.count).max() ?? 0
 
+        streetStart = derived.streetStart
+        byStreet = derived.byStreet
+        streetPlaces = derived.streetPlaces
+        var placeStart = [Int32](repeating: 0, count: streets.count + 1)
+        for sp in derived.streetPlaces { placeStart[Int(sp.street) + 1] += 1 }
+        for i in 0..<streets.count { placeStart[i + 1] += placeStart[i] }
+        streetPlaceStart = placeStart
+        byNumber = derived.byNumber
+        vocabulary = derived.vocabulary
+        postings = derived.postings
+        vocabularyIndex = Dictionary(derived.vocabulary.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { a, _ in a })
+        longestWord = derived.vocabulary.map(\.count).max() ?? 0
+        var alphabet = Set<Character>()
+        for key in byCore.keys { alphabet.formUnion(key) }
+        for word in derived.vocabulary { alphabet.formUnion(word) }
+        typoAlphabet = alphabet
+        postcodes = derived.postcodes
+        cities = derived.cities
+
+        var hoods: [(layer: String, feature: Int, area: Area)] = []
+        for layer in layers {
+            for (i, f) in layer.features.enumerated() {
+                let label = layer.labelPoint(feature: i)
+                hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0, detail: "\(f.name) (\(layer.name))")))
+            }
+        }
+        neighbourhoods = hoods
+    }
+
+    static func derive(_ addresses: AddressIndex, excluding excluded: Set<Int32>) -> PointDerived {
+        let streetTokens = addresses.streets.map { AddressText.streetTokens(AddressText.tokens($0)) }
+        let streets = streetTokens.map { Street(parts: StreetNameParts(tokens: $0), tokens: $0) }
         // House numbers per street.
         let points = addresses.points
         var counts = [Int32](repeating: 0, count: streets.count + 1)
@@ -162,8 +217,6 @@ public final class AddressSearch: Sendable {
                 return (pa.number, pa.suffix, a) < (pb.number, pb.suffix, b)
             }
         }
-        streetStart = counts
-        byStreet = order
 
         // Streets within cities: places that share a city and state are one locality.
         var localityOf: [String: Int32] = [:]
@@ -189,12 +242,6 @@ public final class AddressSearch: Sendable {
                                                 count: Int32(members.count), representative: Self.medoid(members, points)))
             }
         }
-        self.streetPlaces = streetPlaces
-        var placeStart = [Int32](repeating: 0, count: streets.count + 1)
-        for sp in streetPlaces { placeStart[Int(sp.street) + 1] += 1 }
-        for i in 0..<streets.count { placeStart[i + 1] += placeStart[i] }
-        streetPlaceStart = placeStart
-        byNumber = numbers
 
         // Word index over street places (street tokens and city tokens).
         var tokenSets: [Set<String>] = []
@@ -208,16 +255,8 @@ public final class AddressSearch: Sendable {
         let vocabularyIndex = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, Int32($0)) })
         var postings = [[Int32]](repeating: [], count: vocabulary.count)
         for (i, words) in tokenSets.enumerated() {
-            for w in words { postings[Int(vocabularyIndex[w]!)].append(Int32(i)) }
+            for w in words { postings[Int(vocabularyIndex[w] ?? 0)].append(Int32(i)) }
         }
-        self.vocabulary = vocabulary
-        longestWord = vocabulary.map(\.count).max() ?? 0
-        var alphabet = Set<Character>()
-        for key in byCore.keys { alphabet.formUnion(key) }
-        for word in vocabulary { alphabet.formUnion(word) }
-        typoAlphabet = alphabet
-        self.vocabularyIndex = vocabularyIndex
-        self.postings = postings
 
         // Postcodes and cities as areas.
         func areas(_ key: (AddressIndex.Point) -> String?, detail: (String) -> String) -> [Area] {
@@ -225,8 +264,8 @@ public final class AddressSearch: Sendable {
             for (i, p) in points.enumerated() {
                 if let k = key(p), !k.isEmpty { members[k, default: []].append(Int32(i)) }
             }
-            return members.keys.sorted().map { k in
-                let m = members[k]!
+            return members.keys.sorted().compactMap { k in
+                guard let m = members[k] else { return nil }
                 let rep = points[Int(Self.medoid(m, points))]
                 return Area(name: k, tokens: AddressText.tokens(k), location: GeoPoint(x: rep.lon, y: rep.lat), count: m.count, detail: detail(k))
             }
@@ -237,22 +276,16 @@ public final class AddressSearch: Sendable {
             let place = places[Int(p.place)]
             zipCity[place.postcode, default: [:]][place.city + ", " + place.state, default: 0] += 1
         }
-        postcodes = areas({ places[Int($0.place)].postcode }) { zip in
+        let postcodes = areas({ places[Int($0.place)].postcode }) { zip in
             zipCity[zip]?.max { $0.value < $1.value }.map { "\(zip), \($0.key)" } ?? zip
         }
         var cityState: [String: String] = [:]
         for p in places where !p.city.isEmpty { cityState[p.city] = p.state }
-        cities = areas({ places[Int($0.place)].city }) { city in
+        let cities = areas({ places[Int($0.place)].city }) { city in
             [city, cityState[city] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
         }
-        var hoods: [(layer: String, feature: Int, area: Area)] = []
-        for layer in layers {
-            for (i, f) in layer.features.enumerated() {
-                let label = layer.labelPoint(feature: i)
-                hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0, detail: "\(f.name) (\(layer.name))")))
-            }
-        }
-        neighbourhoods = hoods
+        return PointDerived(streetTokens: streetTokens, streetStart: counts, byStreet: order, streetPlaces: streetPlaces, byNumber: NumberIndex(numbers),
+                            vocabulary: vocabulary, postings: postings, postcodes: postcodes, cities: cities)
     }
 
     /// A name without what people leave out: middle initials (which canonical form turns into
