@@ -21,7 +21,8 @@ extension Locus {
 
             With --http: the same index over HTTP, as an ArcGIS GeocodeServer and FeatureServer \
             (/arcgis/rest/services/Locus/…, also as World), Pelias (/v1/…) and Nominatim (/search, \
-            /reverse), with /health, /ready and /metrics (Prometheus). See PROTOCOL.md.
+            /reverse), with /health, /ready and /metrics (Prometheus), and the map page at /. See \
+            PROTOCOL.md.
 
             Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock --http 127.0.0.1:8080
             """
@@ -51,6 +52,7 @@ extension Locus {
         @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood over HTTP. Default: the index's first layer.", valueName: "layer"))
         var neighbourhoodLayer: String?
         @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "info"
+        @OptionGroup var page: MapPageOptions
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
@@ -89,6 +91,7 @@ extension Locus {
                 c.serviceName = serviceName
                 c.corsOrigin = corsOrigin
                 c.neighbourhoodLayer = neighbourhoodLayer
+                page.apply(to: &c)
                 let problems = c.problems()
                 guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
                 out.append(c)

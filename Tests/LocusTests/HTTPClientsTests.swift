@@ -12,10 +12,11 @@ final class HTTPServeProcess: Sendable {
     let httpBase: String
     private let log: NIOLockedValueBox<String>
 
-    init(arguments extra: [String] = []) throws {
+    /// - Parameter index: the index to serve; default the Portland test index.
+    init(arguments extra: [String] = [], index: String? = nil) throws {
         let process = Process()
         process.executableURL = TestSupport.locusBinary
-        process.arguments = ["serve", "--index", try TestSupport.portlandIndexPath(), "--listen", "tcp://127.0.0.1:0",
+        process.arguments = ["serve", "--index", try index ?? TestSupport.portlandIndexPath(), "--listen", "tcp://127.0.0.1:0",
                              "--http", "127.0.0.1:0"] + extra
         let err = Pipe()
         process.standardError = err
