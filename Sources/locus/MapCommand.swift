@@ -27,17 +27,18 @@ extension Locus {
     struct Map: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Open the map page: serve the index over HTTP on this machine and open it in a browser.",
+            usage: "locus map [--index <path>] [--http <address>] [<options>]",
             discussion: """
-            The page draws the index's polygon layers and address points, suggests and geocodes \\
-            as you type, reverse geocodes where you click, and shows a CSV of enrich or assign \\
-            output on the map. It is served until Ctrl-C. `locus serve --http` serves the same \\
+            The page draws the index's polygon layers and address points, suggests and geocodes \
+            as you type, reverse geocodes where you click, and shows a CSV of enrich or assign \
+            output on the map. It is served until Ctrl-C. `locus serve --http` serves the same \
             page at / beside the other endpoints.
 
             Example: locus map --index city.locus --http 127.0.0.1:8080
             """
         )
 
-        @Option(help: ArgumentHelp("Address to serve on: a loopback HOST:PORT. Default: a free port on 127.0.0.1.", valueName: "address"))
+        @Option(help: ArgumentHelp("Address to serve on: a loopback HOST:PORT; port 0 takes a free one.", valueName: "address"))
         var http: String = "127.0.0.1:0"
         @Flag(help: "Print the page's address without opening a browser.") var noOpen = false
         @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood. Default: the index's first layer.", valueName: "layer"))
