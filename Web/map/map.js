@@ -309,7 +309,7 @@
       const largest = Math.max(2, Math.max(size.x, size.y) / 64 / 2);
       for (const c of data.cells) {
         L.circleMarker([c.y, c.x], {
-          renderer: pointsRenderer, radius: Math.max(1.5, largest * Math.sqrt(c.count / most)), weight: 0, fillColor: '#e66101', fillOpacity: 0.5,
+          renderer: pointsRenderer, radius: Math.max(1.5, largest * Math.sqrt(c.count / most)), weight: 0, fillColor: '#e66101', fillOpacity: 0.35,
         }).bindTooltip(`${c.count.toLocaleString()} addresses`).addTo(a.group);
       }
     }
@@ -644,7 +644,7 @@
       // The score shows as the fill: solid at 100, faint near the minimum.
       const fill = Number.isFinite(sc) ? 0.25 + 0.7 * Math.max(0, Math.min(1, sc / 100)) : 0.8;
       const title = label >= 0 ? r[label] : `row ${i + 2}`;
-      L.circleMarker([lat, lon], { radius: 6, color: colour, weight: 1.5, fillColor: colour, fillOpacity: fill, className: 'batch-point' })
+      L.circleMarker([lat, lon], { radius: 7, color: '#ffffff', weight: 2, fillColor: colour, fillOpacity: fill, className: 'batch-point' })
         .bindTooltip(`${escapeHTML(title)}<br>${escapeHTML([st, mt, Number.isFinite(sc) ? sc.toFixed(1) : ''].filter(Boolean).join(' · '))}`)
         .addTo(group);
       drawn++;

@@ -63,7 +63,8 @@ struct AddressesInView: Encodable, Sendable {
             sumY[r * columns + c] += p.lat
         }
         cells = counts.indices.filter { counts[$0] > 0 }.map { k in
-            Cell(x: sumX[k] / Double(counts[k]), y: sumY[k] / Double(counts[k]), count: counts[k])
+            // Seven decimals, as the points themselves: a centimetre.
+            Cell(x: (sumX[k] / Double(counts[k]) * 1e7).rounded() / 1e7, y: (sumY[k] / Double(counts[k]) * 1e7).rounded() / 1e7, count: counts[k])
         }
     }
 }
