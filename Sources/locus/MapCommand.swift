@@ -9,16 +9,27 @@ import Logging
 import NIOPosix
 import ServiceLifecycle
 
-/// Where the map page's files and Leaflet are, for `serve --http` and `map`.
-struct MapPageOptions: ParsableArguments {
+/// What `serve --http` and `map` tell the HTTP endpoints alike: the layer naming answers'
+/// neighbourhoods, and where the map page's files and Leaflet are.
+struct HTTPPageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood over HTTP. Default: the index's first layer.", valueName: "layer"))
+    var neighbourhoodLayer: String?
     @Option(help: ArgumentHelp("Folder of the map page served at / over HTTP. Default: Web/map in the checkout ($LOCUS_HOME).", valueName: "dir"))
     var webDir: String?
     @Option(help: ArgumentHelp("Where Debian's libjs-leaflet installed Leaflet, which the map page draws with.", valueName: "dir"))
     var leafletDir: String = "/usr/share/javascript/leaflet"
 
     func apply(to c: inout HTTPConfiguration) {
+        c.neighbourhoodLayer = neighbourhoodLayer
         c.mapPageDirectory = webDir ?? URL(fileURLWithPath: DefaultDataset(dataDirectory: nil).home).appendingPathComponent("Web/map").path
         c.leafletDirectory = leafletDir
+    }
+
+    /// The neighbourhood layer, if one is named, must be one of the index's.
+    func check(_ index: LocusIndex) throws {
+        if let layer = neighbourhoodLayer, !index.metadata.layers.contains(where: { $0.name == layer }) {
+            throw ValidationError("--neighbourhood-layer: the index has no layer \(layer) (it has: \(index.metadata.layers.map(\.name).joined(separator: ", ")))")
+        }
     }
 }
 
@@ -41,10 +52,8 @@ extension Locus {
         @Option(help: ArgumentHelp("Address to serve on: a loopback HOST:PORT; port 0 takes a free one.", valueName: "address"))
         var http: String = "127.0.0.1:0"
         @Flag(help: "Print the page's address without opening a browser.") var noOpen = false
-        @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood. Default: the index's first layer.", valueName: "layer"))
-        var neighbourhoodLayer: String?
         @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "warning"
-        @OptionGroup var page: MapPageOptions
+        @OptionGroup var page: HTTPPageOptions
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
@@ -59,12 +68,9 @@ extension Locus {
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
             let opened: LocusIndex
             do { opened = try index.open(.all) } catch let e as LocusError { throw fail(e, json: false) }
-            if let layer = neighbourhoodLayer, !opened.metadata.layers.contains(where: { $0.name == layer }) {
-                throw ValidationError("--neighbourhood-layer: the index has no layer \(layer) (it has: \(opened.metadata.layers.map(\.name).joined(separator: ", ")))")
-            }
+            try page.check(opened)
             var c = HTTPConfiguration()
             c.listen = Serve.httpAddress(http) ?? c.listen
-            c.neighbourhoodLayer = neighbourhoodLayer
             page.apply(to: &c)
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
             let open = !noOpen

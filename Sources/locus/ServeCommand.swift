@@ -49,10 +49,8 @@ extension Locus {
         var serviceName: String = "Locus"
         @Option(help: ArgumentHelp("Let web pages from this origin call the HTTP endpoints (CORS), e.g. https://maps.example.org, or *. Default: none.", valueName: "origin"))
         var corsOrigin: String?
-        @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood over HTTP. Default: the index's first layer.", valueName: "layer"))
-        var neighbourhoodLayer: String?
         @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "info"
-        @OptionGroup var page: MapPageOptions
+        @OptionGroup var page: HTTPPageOptions
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
@@ -90,7 +88,6 @@ extension Locus {
                 c.endpoints = endpoints
                 c.serviceName = serviceName
                 c.corsOrigin = corsOrigin
-                c.neighbourhoodLayer = neighbourhoodLayer
                 page.apply(to: &c)
                 let problems = c.problems()
                 guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
@@ -140,9 +137,7 @@ extension Locus {
             let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds)
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: config.threads)
             let server = LocusServer(configuration: config, index: serving, logger: logger, group: loops)
-            if let layer = neighbourhoodLayer, !opened.metadata.layers.contains(where: { $0.name == layer }) {
-                throw ValidationError("--neighbourhood-layer: the index has no layer \(layer) (it has: \(opened.metadata.layers.map(\.name).joined(separator: ", ")))")
-            }
+            try page.check(opened)
             var services: [any Service] = [server]
             for c in try httpConfigurations() {
                 // One set of metrics for the process: HTTP requests are counted beside the line

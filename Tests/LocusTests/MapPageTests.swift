@@ -3,7 +3,6 @@ import LocusCore
 import LocusEngine
 import LocusProtocol
 import LocusWire
-import NIOConcurrencyHelpers
 import Testing
 
 /// The map page in a real browser: headless Chromium, driven by Selenium
@@ -239,39 +238,23 @@ import Testing
         let build = try TestSupport.locus(["index", "build", "--addresses", TestSupport.fixtures.appendingPathComponent("lots_addresses.csv").path,
                                            "--layer", "parcels=" + TestSupport.fixtures.appendingPathComponent("lots.geojson").path, "-o", path])
         #expect(build.status == 0, "\(build.stderr)")
-        let process = Process()
-        process.executableURL = TestSupport.locusBinary
-        process.arguments = ["map", "--index", path, "--no-open"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        let printed = NIOLockedValueBox("")
-        out.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            printed.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
+        let map = try HTTPServeProcess(command: ["map", "--index", path, "--no-open"], printsAddressOn: .standardOutput) { printed in
+            printed.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression).map { String(printed[$0].dropLast()) }
         }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        var url: String?
-        for _ in 0..<400 where url == nil && process.isRunning {
-            let text = printed.withLockedValue { $0 }
-            if let r = text.range(of: #"http://127\.0\.0\.1:\d+/"#, options: .regularExpression) { url = String(text[r]) } else { usleep(50_000) }
-        }
-        let base = try #require(url, "locus map printed no address: \(printed.withLockedValue { $0 })")
-        #expect(printed.withLockedValue { $0 }.contains("testville.locus"))
+        #expect(map.logText.contains("testville.locus"))
         let fetch = """
         import sys, urllib.request
         for path in sys.argv[2:]:
             with urllib.request.urlopen(sys.argv[1] + path) as r:
                 print(r.status, r.headers.get("Content-Type"), len(r.read()))
         """
-        let r = try TestSupport.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", fetch, base, "", "leaflet/leaflet.js", "locus/info"], timeout: 30)
+        let r = try TestSupport.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", fetch, map.httpBase + "/", "", "leaflet/leaflet.js", "locus/info"], timeout: 30)
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix("200 ") }, "\(r.stdout) \(r.stderr.suffix(300))")
         #expect(lines.first?.contains("text/html") == true)
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        kill(map.process.processIdentifier, SIGINT)
+        map.process.waitUntilExit()
+        #expect(map.process.terminationStatus == 0)
 
         let remote = try TestSupport.locus(["map", "--index", path, "--http", "0.0.0.0:8080", "--no-open"])
         #expect(remote.status == 64 && remote.stderr.contains("loopback"), "\(remote.stderr)")
