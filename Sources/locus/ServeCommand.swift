@@ -41,7 +41,7 @@ extension Locus {
         @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
         var tokenFile: String?
         @Flag(help: "Allow listening beyond loopback without a token.") var allowUnauthenticated = false
-        @Option(help: ArgumentHelp("Serve HTTP here too: HOST:PORT (or unix:/path): Esri, Pelias and Nominatim endpoints, /health, /ready, /metrics.", valueName: "address"))
+        @Option(help: ArgumentHelp("Serve HTTP here too: HOST:PORT (or unix:/path): Esri, Pelias and Nominatim endpoints, /health, /ready, /metrics, the map page at /.", valueName: "address"))
         var http: String?
         @Option(help: ArgumentHelp("Serve only /metrics, /health and /ready here: HOST:PORT (or unix:/path), for Prometheus when --http is off.", valueName: "address"))
         var metrics: String?
