@@ -546,14 +546,17 @@
 
   $('#csv-file').addEventListener('change', async (e) => {
     const file = e.target.files[0];
+    // Cleared, so that opening the same file again (rewritten by a rerun) reads it again.
+    e.target.value = '';
     if (file) showCSV(await file.text(), file.name);
   });
-  const mapElement = $('#map');
+  // Anywhere on the page: a file dropped where nothing takes it would have the browser leave
+  // the page to show it.
   let dragDepth = 0;
-  mapElement.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('#drop-hint').hidden = false; });
-  mapElement.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('#drop-hint').hidden = true; } });
-  mapElement.addEventListener('dragover', (e) => e.preventDefault());
-  mapElement.addEventListener('drop', async (e) => {
+  document.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('#drop-hint').hidden = false; });
+  document.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('#drop-hint').hidden = true; } });
+  document.addEventListener('dragover', (e) => e.preventDefault());
+  document.addEventListener('drop', async (e) => {
     e.preventDefault();
     dragDepth = 0;
     $('#drop-hint').hidden = true;
@@ -627,9 +630,10 @@
     state.batch = { group, name };
     const failed = [];
     const seen = new Set();
-    let drawn = 0;
+    let drawn = 0, notLonLat = 0;
     body.forEach((r, i) => {
       const lon = parseFloat(r[x]), lat = parseFloat(r[y]);
+      if (Number.isFinite(lon) && Number.isFinite(lat) && (Math.abs(lon) > 180 || Math.abs(lat) > 90)) notLonLat++;
       const st = status >= 0 ? (r[status] || '').trim() : '';
       const mt = matchType >= 0 ? (r[matchType] || '').trim() : '';
       const hasPoint = Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
@@ -664,6 +668,7 @@
       return `<li data-line="${f.line}">line ${f.line}: ${escapeHTML(what)} — <b>${escapeHTML(f.status)}</b>${f.reason ? ': ' + escapeHTML(f.reason) : ''}</li>`;
     }).join('') + (failed.length > maxListedFailures ? `<li>and ${(failed.length - maxListedFailures).toLocaleString()} more</li>` : '');
     if (drawn > 0) map.fitBounds(group.getBounds(), Object.assign({ maxZoom: 18 }, fitPadding));
+    setStatus(notLonLat ? `${name}: ${notLonLat.toLocaleString()} rows have coordinates that are not longitude/latitude (written with --out-wkid?): not drawn` : '');
   }
 
   start();
