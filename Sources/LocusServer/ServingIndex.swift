@@ -42,7 +42,12 @@ public final class ServingIndex: Sendable {
         }
     }
 
-    public init(index: LocusIndex, loadSeconds: Double = 0, parts: LocusIndex.Parts = .all, limits: RequestLimits = RequestLimits()) {
+    /// Whether reloaded indexes map their address tables (see `LocusIndex.init(path:loading:synonyms:mapped:)`).
+    private let mapped: Bool
+
+    public init(index: LocusIndex, loadSeconds: Double = 0, parts: LocusIndex.Parts = .all, limits: RequestLimits = RequestLimits(),
+                mapped: Bool = false) {
+        self.mapped = mapped
         current = NIOLockedValueBox(Generation(number: 1, index: index, loadedAt: Date(), loadSeconds: loadSeconds))
         defaultPath = NIOLockedValueBox(index.path)
         loadParts = parts
@@ -76,7 +81,7 @@ public final class ServingIndex: Sendable {
             let start = clock.now
             let index: LocusIndex
             do {
-                index = try LocusIndex(path: target, loading: loadParts)
+                index = try LocusIndex(path: target, loading: loadParts, mapped: mapped)
                 if loadParts.contains(.search) { index.search?.prepare() }
             } catch let error as LocusError {
                 return .failure(error)

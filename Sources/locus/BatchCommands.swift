@@ -50,7 +50,7 @@ struct BatchFileOptions: ParsableArguments {
     /// what `parts` needs: a server's index is asked through `info`.
     func source(_ parts: LocusIndex.Parts) async throws -> (index: LocusIndex?, layers: [String]) {
         guard server.address != nil else {
-            let index = try self.index.open(parts)
+            let index = try self.index.open(parts, mapped: false)
             return (index, index.layers.keys.sorted())
         }
         let info = try await server.ask(LocusRequest(.info, ()), as: InfoLayers.self).index

@@ -49,7 +49,9 @@ struct IndexOptions: ParsableArguments {
     var synonyms: [String] = []
 
     /// Opens the index, building the default one first if that is what is asked for and it is missing.
-    func open(_ parts: LocusIndex.Parts) throws -> LocusIndex {
+    /// One-shot commands map its address tables (`mapped`): they live for one query, and an open
+    /// then costs the same at any index size.
+    func open(_ parts: LocusIndex.Parts, mapped: Bool = true) throws -> LocusIndex {
         var extra = StreetSynonyms()
         for path in synonyms {
             try CommandError.requireInput(path, "a synonyms file")
@@ -59,7 +61,7 @@ struct IndexOptions: ParsableArguments {
             extra = extra.merging(try StreetSynonyms(parsing: text))
         }
         let path = try DefaultDataset(dataDirectory: dataDir).indexPath(named: index)
-        return try unusableIfMissing { try LocusIndex(path: path, loading: parts, synonyms: extra) }
+        return try unusableIfMissing { try LocusIndex(path: path, loading: parts, synonyms: extra, mapped: mapped) }
     }
 }
 

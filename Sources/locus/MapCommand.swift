@@ -43,7 +43,8 @@ extension Locus {
             var logger = Logger(label: "locus")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
             let opened: LocusIndex
-            do { opened = try index.open(.all) } catch let e as LocusError { throw fail(e, json: false) }
+            // Read into memory, as `serve` does by default: a server outlives a rebuild of its file.
+            do { opened = try index.open(.all, mapped: false) } catch let e as LocusError { throw fail(e, json: false) }
             try page.check(opened)
             var c = HTTPConfiguration()
             c.listen = Serve.httpAddress(http) ?? c.listen

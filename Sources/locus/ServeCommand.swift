@@ -50,6 +50,8 @@ extension Locus {
         @Option(help: ArgumentHelp("Let web pages from this origin call the HTTP endpoints (CORS), e.g. https://maps.example.org, or *. Default: none.", valueName: "origin"))
         var corsOrigin: String?
         @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "info"
+        @Flag(help: "Use the index's address tables where they lie in the file rather than read them into memory: starts in the same time at any index size, and memory holds what queries touch. Replace the file only by renaming a new one over it (as `locus index build` does); overwritten in place, a mapped file can end the server.")
+        var mapIndex = false
         @OptionGroup var page: HTTPPageOptions
         @OptionGroup var index: IndexOptions
 
@@ -133,8 +135,8 @@ extension Locus {
             let clock = ContinuousClock()
             let start = clock.now
             let opened: LocusIndex
-            do { opened = try index.open(.all) } catch let e as LocusError { throw fail(e, json: false) }
-            let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds)
+            do { opened = try index.open(.all, mapped: mapIndex) } catch let e as LocusError { throw fail(e, json: false) }
+            let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds, mapped: mapIndex)
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: config.threads)
             let server = LocusServer(configuration: config, index: serving, logger: logger, group: loops)
             try page.check(opened)

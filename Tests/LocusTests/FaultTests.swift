@@ -10,7 +10,7 @@ import Testing
 /// Index files a reload must refuse, each as an operator could end up with one in place of a good
 /// index: a copy cut short, a disk's bit rot, a file of another build of Locus, the wrong file.
 enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
-    case missing, empty, notSQLite, truncated, flippedHeader, flippedBlobPage, otherSchemaVersion, otherSQLite
+    case missing, empty, notSQLite, truncated, flippedHeader, flippedTableDirectory, otherSchemaVersion, otherSQLite
 
     var description: String { rawValue }
 
@@ -45,16 +45,13 @@ enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
             data[16] ^= 0xFF
             data[17] ^= 0xFF
             return data
-        case .flippedBlobPage:
-            // The first bytes of the page three quarters into the file: the last two thirds of an
-            // index are the address blobs' overflow pages, and these bytes are a page's link to
-            // the next one. (A flip inside a blob's payload, a coordinate's low bits, say, loads:
-            // nothing in the file checks the payload against a checksum.)
+        case .flippedTableDirectory:
+            // Where the file's footer says the address tables' directory is (`IndexSections`):
+            // without it, no table can be found. (A flip inside a table's payload, a coordinate's
+            // low bits, say, loads: nothing in the file checks the payload against a checksum;
+            // `IndexTablesTests` shows such values answer without a trap.)
             var data = try Data(contentsOf: URL(fileURLWithPath: good))
-            let size = Int(data[16]) << 8 | Int(data[17])
-            let pageSize = size == 1 ? 65_536 : size
-            let offset = (data.count / pageSize) * 3 / 4 * pageSize
-            for i in offset..<(offset + 4) { data[i] ^= 0xFF }
+            for i in (data.count - 24)..<(data.count - 20) { data[i] ^= 0xFF }
             return data
         case .otherSchemaVersion, .otherSQLite:
             let path = TestSupport.temporaryDirectory().appendingPathComponent("\(rawValue).locus").path
@@ -181,7 +178,7 @@ enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
 
         // The first overwrites, in place, the very file the server loaded at start.
         let damages: [(DamagedIndex, inPlace: Bool)] = [
-            (.truncated, true), (.flippedBlobPage, true), (.notSQLite, false), (.flippedHeader, false),
+            (.truncated, true), (.flippedTableDirectory, true), (.notSQLite, false), (.flippedHeader, false),
             (.empty, true), (.otherSchemaVersion, false), (.otherSQLite, true), (.missing, false),
         ]
         #expect(Set(damages.map(\.0)) == Set(DamagedIndex.allCases))

@@ -178,6 +178,7 @@ public enum IndexBuilder {
             .appendingPathComponent(".\(outputURL.lastPathComponent).\(getpid()).partial").path
         try? FileManager.default.removeItem(atPath: temporary)
         var report = IndexBuildReport()
+        var sections: [(name: String, bytes: [UInt8])] = []
         do {
             let db = try SQLiteDatabase(path: temporary, mode: .create)
             // A build writes once, alone: no journal to fsync, and DELETE (never WAL) so the finished
@@ -185,6 +186,7 @@ public enum IndexBuilder {
             try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;")
             try db.execute(IndexSchema.create)
             var writer = IndexWriter(db: db, config: config)
+            defer { sections = writer.sections }
             try db.transaction { () throws(LocusError) in
                 if let path = config.addresses {
                     try writer.importAddresses(path: path, report: &report)
@@ -202,6 +204,13 @@ public enum IndexBuilder {
                 try writer.writeMetadata(report: report)
             }
             try db.execute("VACUUM")
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        do {
+            // After the database is closed (above): SQLite ignores what follows its last page.
+            try IndexSections.append(sections, to: temporary)
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
@@ -234,6 +243,8 @@ private struct IndexWriter {
     var grid: AddressIndex.Grid?
     /// The address points in stored order, for linking them to lots after the layers are in.
     var addressPositions: [GeoPoint] = []
+    /// The address tables, written after the database (`IndexSections`).
+    var sections: [(name: String, bytes: [UInt8])] = []
 
     init(db: SQLiteDatabase, config: IndexBuildConfiguration) {
         self.db = db
@@ -416,9 +427,8 @@ private struct IndexWriter {
         }
         for i in 0..<(cellStart.count - 1) { cellStart[i + 1] += cellStart[i] }
         let cellBytes = cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
-        let insertBlob = try db.prepare("INSERT INTO blobs(name, data) VALUES (?, ?)")
-        try insertBlob.run([.text("address_points"), .blob(packed)])
-        try insertBlob.run([.text("address_cells"), .blob(cellBytes)])
+        sections.append(("address_points", packed))
+        sections.append(("address_cells", cellBytes))
         content.update(data: packed)
 
         // Lot frontages need every address of a street and its neighbours in the grid: worked out
@@ -432,7 +442,7 @@ private struct IndexWriter {
         frontageBytes.withUnsafeMutableBytes { raw in
             for (i, f) in frontage.enumerated() { f.pack(into: raw, at: i * LotFrontage.packedSize) }
         }
-        try insertBlob.run([.text("address_frontage"), .blob(frontageBytes)])
+        sections.append(("address_frontage", frontageBytes))
         content.update(data: frontageBytes)
         if config.lotLayer != nil { addressPositions = kept.map { GeoPoint(x: $0.c.lon, y: $0.c.lat) } }
 

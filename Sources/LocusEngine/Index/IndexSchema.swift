@@ -1,10 +1,10 @@
 /// The on-disk layout of a Locus index: one SQLite file.
 ///
-/// Tables hold everything in queryable form; `blobs` holds the same addresses packed for loading
-/// in milliseconds (little-endian, see `AddressIndex`). Bump `version` on any change a reader of
+/// Tables hold everything in queryable form; the same addresses, packed (little-endian, see
+/// `AddressIndex`), follow the database's pages as `IndexSections`, used where they lie. Bump `version` on any change a reader of
 /// the previous version would misread: servers refuse an index of another version.
 enum IndexSchema {
-    static let version = 3
+    static let version = 4
 
     static let create = """
     CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -25,8 +25,10 @@ enum IndexSchema {
     CREATE TABLE blobs(name TEXT PRIMARY KEY, data BLOB NOT NULL);
     """
 
-    /// Bytes per address in the `address_points` blob: lon, lat (f64), number (i32), street, place,
+    /// Bytes per address in the `address_points` section: lon, lat (f64), number (i32), street, place,
     /// suffix (u32), and the previous and next address on the same side of the same street (i32, -1 for none).
     static let packedAddressSize = 40
     // Version 3 adds the `address_frontage` blob: each address's `LotFrontage`, in point order.
+    // Version 4 moves `address_points`, `address_cells` and `address_frontage` from blobs to
+    // sections after the database, mapped rather than copied at open.
 }

@@ -70,8 +70,13 @@ public final class LocusIndex: Sendable {
     public var path: String { metadata.path }
 
     /// Opens an index, refusing files that are not Locus indexes or are of another schema version.
-    /// - Parameter synonyms: street synonyms to use besides those stored in the index.
-    public init(path: String, loading parts: Parts = .all, synonyms extra: StreetSynonyms = StreetSynonyms()) throws(LocusError) {
+    /// - Parameters:
+    ///   - synonyms: street synonyms to use besides those stored in the index.
+    ///   - mapped: use the address tables where they lie in the file (an open then costs the same
+    ///     at any size) rather than read them into memory. The file must then be replaced by
+    ///     renaming a new one over it, never overwritten in place: see `IndexSections.Residence`.
+    public init(path: String, loading parts: Parts = .all, synonyms extra: StreetSynonyms = StreetSynonyms(),
+                mapped: Bool = false) throws(LocusError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw LocusError(.notFound, "no index at \(path); build one with `locus index build`")
         }
@@ -79,7 +84,7 @@ public final class LocusIndex: Sendable {
         let metadata = try Self.readMetadata(db, path: path)
         self.metadata = metadata
         let wantsAddresses = parts.contains(.addresses) || parts.contains(.search)
-        addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata) : nil
+        addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata, mapped ? .mapped : .copied) : nil
         var layers: [String: BoundaryLayer] = [:]
         if parts.contains(.layers) || parts.contains(.search) {
             for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name, expected: info.featureCount) }
@@ -154,7 +159,8 @@ public final class LocusIndex: Sendable {
         return IndexMetadata(path: path, schemaVersion: version, values: values, sources: sources, layers: layers, issueCounts: issues)
     }
 
-    private static func loadAddresses(_ db: SQLiteDatabase, _ metadata: IndexMetadata) throws(LocusError) -> AddressIndex {
+    private static func loadAddresses(_ db: SQLiteDatabase, _ metadata: IndexMetadata,
+                                      _ residence: IndexSections.Residence) throws(LocusError) -> AddressIndex {
         guard let gridJSON = metadata.values["address_grid"],
               let grid = try? JSONDecoder().decode(AddressIndex.Grid.self, from: Data(gridJSON.utf8)) else {
             throw LocusError(.invalidIndex, "\(metadata.path) has no address grid")
@@ -179,53 +185,22 @@ public final class LocusIndex: Sendable {
         let p = try db.prepare("SELECT city, state, postcode FROM places ORDER BY id")
         while try p.step() { places.append(AddressPlace(city: p.text(0), state: p.text(1), postcode: p.text(2))) }
 
-        let blob = try db.prepare("SELECT data FROM blobs WHERE name = ?")
-        try blob.bind([.text("address_cells")])
-        guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no address cells") }
-        let cellStart: [UInt32] = try blob.withBlob(0) { (raw) throws(LocusError) in
-            let n = raw.count / 4
-            guard n == grid.columns * grid.rows + 1 else { throw LocusError(.invalidIndex, "\(metadata.path): address grid does not match its cells") }
-            return (0..<n).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)) }
-        }
-        guard cellStart.first == 0, zip(cellStart, cellStart.dropFirst()).allSatisfy({ $0 <= $1 }) else {
-            throw LocusError(.invalidIndex, "\(metadata.path): the address cells are damaged")
-        }
-        try blob.bind([.text("address_points")])
-        guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no address points") }
-        let size = IndexSchema.packedAddressSize
-        let points: [AddressIndex.Point] = try blob.withBlob(0) { (raw) throws(LocusError) in
-            let n = raw.count / size
-            guard n == Int(cellStart.last ?? 0) else { throw LocusError(.invalidIndex, "\(metadata.path): address points do not match the grid") }
-            return (0..<n).map { i in
-                let b = i * size
-                return AddressIndex.Point(
-                    lon: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b, as: UInt64.self))),
-                    lat: Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: b + 8, as: UInt64.self))),
-                    number: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 16, as: Int32.self)),
-                    street: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 20, as: UInt32.self)),
-                    place: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 24, as: UInt32.self)),
-                    suffix: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 28, as: UInt32.self)),
-                    previous: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 32, as: Int32.self)),
-                    next: Int32(littleEndian: raw.loadUnaligned(fromByteOffset: b + 36, as: Int32.self)))
+        // The tables are used as they lie in the file (`IndexSections`): nothing is decoded or
+        // checked at open, so an open costs the same at any size (mapped) or a copy (copied).
+        let sections = try IndexSections.read(path: metadata.path, residence)
+        func section(_ name: String, stride: Int, count: Int) throws(LocusError) -> PackedRecords {
+            guard let s = sections[name], s.bytes.count == count * stride else {
+                throw LocusError(.invalidIndex, "\(metadata.path): the \(name) table is missing or of the wrong size; rebuild the index")
             }
+            return PackedRecords(bytes: s.bytes, stride: stride, owner: s.owner)
         }
-        guard points.allSatisfy({ Int($0.street) < streets.count && Int($0.place) < places.count && Int($0.suffix) < suffixes.count }) else {
-            throw LocusError(.invalidIndex, "\(metadata.path): address points refer to missing streets or places")
+        guard let count = metadata.values["address_count"].flatMap(Int.init), count >= 0, count < Int(Int32.max) else {
+            throw LocusError(.invalidIndex, "\(metadata.path): the address count is missing")
         }
-        guard points.allSatisfy({ p in
-            abs(p.lon) <= 180 && abs(p.lat) <= 90 && p.previous >= -1 && Int(p.previous) < points.count && p.next >= -1 && Int(p.next) < points.count
-        }) else {
-            throw LocusError(.invalidIndex, "\(metadata.path): address points are damaged (coordinates or neighbours out of range)")
-        }
-        try blob.bind([.text("address_frontage")])
-        guard try blob.step() else { throw LocusError(.invalidIndex, "\(metadata.path) has no lot frontages") }
-        let frontage: [LotFrontage] = try blob.withBlob(0) { (raw) throws(LocusError) in
-            guard raw.count == points.count * LotFrontage.packedSize else {
-                throw LocusError(.invalidIndex, "\(metadata.path): lot frontages do not match the address points")
-            }
-            return (0..<points.count).map { LotFrontage.unpack(raw, at: $0 * LotFrontage.packedSize) }
-        }
-        return AddressIndex(grid: grid, cellStart: cellStart, points: points, streets: streets, streetDisplay: streetDisplay,
+        let cells = try section("address_cells", stride: 4, count: grid.columns * grid.rows + 1)
+        let points = try section("address_points", stride: IndexSchema.packedAddressSize, count: count)
+        let frontage = try section("address_frontage", stride: LotFrontage.packedSize, count: count)
+        return AddressIndex(grid: grid, cellStart: cells, points: points, streets: streets, streetDisplay: streetDisplay,
                             places: places, suffixes: suffixes, frontage: frontage)
     }
 

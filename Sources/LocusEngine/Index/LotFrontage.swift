@@ -24,7 +24,7 @@ public struct LotFrontage: Sendable, Equatable {
 
     public var hasDirection: Bool { !ux.isNaN }
 
-    /// Bytes per address in the index's `address_frontage` blob: five little-endian f32.
+    /// Bytes per address in the index's `address_frontage` section: five little-endian f32.
     static let packedSize = 20
 
     /// How far along a street to look for its line and for the houses across it, in metres.

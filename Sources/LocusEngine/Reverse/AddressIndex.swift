@@ -61,8 +61,9 @@ public final class AddressIndex: Sendable {
     }
 
     public let grid: Grid
-    let cellStart: [UInt32]
-    public let points: [Point]
+    /// The points of cell `c` are `cellStart[c] ..< cellStart[c + 1]` (read through `cellRange`).
+    let cellStart: PackedRecords
+    public let points: PointTable
     /// Street names as published ("Northeast 34th Avenue").
     public let streets: [String]
     /// The same streets in USPS style ("NE 34th Ave"), as answers print them.
@@ -71,18 +72,34 @@ public final class AddressIndex: Sendable {
     public let suffixes: [String]
     /// Each address's lot frontage, in the same order as `points` (what the reverse geocoder
     /// reasons with); empty while the builder is still working it out.
-    public let frontage: [LotFrontage]
+    public let frontage: FrontageTable
 
-    init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], streetDisplay: [String],
-         places: [AddressPlace], suffixes: [String], frontage: [LotFrontage] = []) {
-        self.frontage = frontage
+    /// Over tables as the index file holds them (mapped, or packed by the builder).
+    init(grid: Grid, cellStart: PackedRecords, points: PackedRecords, streets: [String], streetDisplay: [String],
+         places: [AddressPlace], suffixes: [String], frontage: PackedRecords?) {
+        self.frontage = FrontageTable(records: frontage ?? PackedRecords(packed: [], stride: LotFrontage.packedSize))
         self.streetDisplay = streetDisplay
         self.grid = grid
         self.cellStart = cellStart
-        self.points = points
+        self.points = PointTable(records: points, streets: streets.count, places: places.count, suffixes: suffixes.count)
         self.streets = streets
         self.places = places
         self.suffixes = suffixes
+    }
+
+    /// Over points in memory (the builder's, before the file exists).
+    convenience init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], streetDisplay: [String],
+                     places: [AddressPlace], suffixes: [String]) {
+        self.init(grid: grid, cellStart: PackedRecords(packed: cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }, stride: 4),
+                  points: PackedRecords(packed: PointTable.pack(points), stride: IndexSchema.packedAddressSize),
+                  streets: streets, streetDisplay: streetDisplay, places: places, suffixes: suffixes, frontage: nil)
+    }
+
+    /// The points of a cell; empty where the stored starts are out of order or beyond the points
+    /// (a damaged file: the mapped tables are not checked at open, which would read all of them).
+    @inline(__always) func cellRange(_ cell: Int) -> Range<Int> {
+        let lo = Int(cellStart.u32(cell, 0)), hi = Int(cellStart.u32(cell + 1, 0))
+        return lo <= hi && hi <= points.count ? lo..<hi : 0..<0
     }
 
     public var count: Int { points.count }
@@ -145,7 +162,7 @@ public final class AddressIndex: Sendable {
     /// cells of longitude, which shrink to nothing near the poles: the distance test alone would
     /// let them widen for ever.)
     func search(lon: Double, lat: Double, into list: inout NearestList) {
-        guard !points.isEmpty, lon.isFinite, lat.isFinite else { return }
+        guard !points.isEmpty, cellStart.count == grid.columns * grid.rows + 1, lon.isFinite, lat.isFinite else { return }
         let scale = LocalMetricScale(latitude: lat)
         let kx = scale.metresPerDegreeX, ky = scale.metresPerDegreeY
         let maxX = grid.originX + Double(grid.columns) * grid.cellWidth, maxY = grid.originY + Double(grid.rows) * grid.cellHeight
@@ -163,50 +180,47 @@ public final class AddressIndex: Sendable {
         // The distance a point must beat, cached: most points are beyond it and cost one compare.
         var bound = list.bound
         let columns = grid.columns, rows = grid.rows
-        cellStart.withUnsafeBufferPointer { starts in
-            points.withUnsafeBufferPointer { pts in
-                while true {
-                    // The closest any cell of this ring can be: the gap to the inner square's edge.
-                    if ring > 0 {
-                        let gapX = min(gx - Double(cx - ring + 1), Double(cx + ring) - gx) * cellW
-                        let gapY = min(gy - Double(cy - ring + 1), Double(cy + ring) - gy) * cellH
-                        let gap = max(min(gapX, gapY), 0)
-                        if gap * gap > bound { break }
+        let pts = points.records
+        while true {
+            // The closest any cell of this ring can be: the gap to the inner square's edge.
+            if ring > 0 {
+                let gapX = min(gx - Double(cx - ring + 1), Double(cx + ring) - gx) * cellW
+                let gapY = min(gy - Double(cy - ring + 1), Double(cy + ring) - gy) * cellH
+                let gap = max(min(gapX, gapY), 0)
+                if gap * gap > bound { break }
+            }
+            let r0 = cy - ring, r1 = cy + ring, c0 = cx - ring, c1 = cx + ring
+            @inline(__always) func scan(_ r: Int, _ c: Int) {
+                guard r >= 0, r < rows, c >= 0, c < columns else { return }
+                let cell = r * columns + c
+                for i in cellRange(cell) {
+                    let dx = (pts.f64(i, 0) - lon) * kx, dy = (pts.f64(i, 8) - lat) * ky
+                    let d2 = dx * dx + dy * dy
+                    if d2 <= bound {
+                        list.offer(i, d2)
+                        bound = list.bound
                     }
-                    let r0 = cy - ring, r1 = cy + ring, c0 = cx - ring, c1 = cx + ring
-                    @inline(__always) func scan(_ r: Int, _ c: Int) {
-                        guard r >= 0, r < rows, c >= 0, c < columns else { return }
-                        let cell = r * columns + c
-                        for i in Int(starts[cell])..<Int(starts[cell + 1]) {
-                            let dx = (pts[i].lon - lon) * kx, dy = (pts[i].lat - lat) * ky
-                            let d2 = dx * dx + dy * dy
-                            if d2 <= bound {
-                                list.offer(i, d2)
-                                bound = list.bound
-                            }
-                        }
-                    }
-                    // Only the ring itself, and only its cells on the grid: full top and bottom
-                    // rows, two cells of every row between. (Clamped to the grid by the loops
-                    // rather than per cell, this ran 35 % slower: `locus-bench reverse`.)
-                    let cLow = max(c0, 0), cHigh = min(c1, columns - 1)
-                    if cLow <= cHigh {
-                        for c in cLow...cHigh {
-                            scan(r0, c)
-                            if r1 != r0 { scan(r1, c) }
-                        }
-                    }
-                    let rLow = max(r0 + 1, 0), rHigh = min(r1 - 1, rows - 1)
-                    if rLow <= rHigh {
-                        for r in rLow...rHigh {
-                            scan(r, c0)
-                            if c1 != c0 { scan(r, c1) }
-                        }
-                    }
-                    if ring >= lastRing { break }
-                    ring += 1
                 }
             }
+            // Only the ring itself, and only its cells on the grid: full top and bottom
+            // rows, two cells of every row between. (Clamped to the grid by the loops
+            // rather than per cell, this ran 35 % slower: `locus-bench reverse`.)
+            let cLow = max(c0, 0), cHigh = min(c1, columns - 1)
+            if cLow <= cHigh {
+                for c in cLow...cHigh {
+                    scan(r0, c)
+                    if r1 != r0 { scan(r1, c) }
+                }
+            }
+            let rLow = max(r0 + 1, 0), rHigh = min(r1 - 1, rows - 1)
+            if rLow <= rHigh {
+                for r in rLow...rHigh {
+                    scan(r, c0)
+                    if c1 != c0 { scan(r, c1) }
+                }
+            }
+            if ring >= lastRing { break }
+            ring += 1
         }
     }
 
@@ -230,13 +244,14 @@ public final class AddressIndex: Sendable {
     /// included), cell by cell of the grid: the cost is the points of the cells the box
     /// touches, never the whole index unless the box covers it.
     public func forEachPoint(in box: Envelope, _ body: (Int) -> Void) {
-        guard !points.isEmpty, !box.isEmpty, [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) else { return }
+        guard !points.isEmpty, cellStart.count == grid.columns * grid.rows + 1, !box.isEmpty,
+              [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) else { return }
         let maxX = grid.originX + Double(grid.columns) * grid.cellWidth, maxY = grid.originY + Double(grid.rows) * grid.cellHeight
         guard box.intersects(Envelope(minX: grid.originX, minY: grid.originY, maxX: maxX, maxY: maxY)) else { return }
+        let pts = points.records
         for r in grid.row(box.minY)...grid.row(box.maxY) {
             for c in grid.column(box.minX)...grid.column(box.maxX) {
-                let cell = r * grid.columns + c
-                for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) where box.contains(x: points[i].lon, y: points[i].lat) {
+                for i in cellRange(r * grid.columns + c) where box.contains(x: pts.f64(i, 0), y: pts.f64(i, 8)) {
                     body(i)
                 }
             }
@@ -249,5 +264,70 @@ public final class AddressIndex: Sendable {
         let number = HouseNumber(value: Int(p.number), suffix: suffixes[Int(p.suffix)])
         return AddressComponents(number: number.text, street: streetDisplay[Int(p.street)], streetFull: streets[Int(p.street)],
                                  city: place.city, state: place.state, postcode: place.postcode)
+    }
+}
+
+/// The address points as the index lays them out (`IndexSchema.packedAddressSize` bytes each),
+/// decoded one at a time. Values a damaged file could hold that would send a reader out of its
+/// tables (a street, place or suffix beyond them, a neighbour beyond the points, coordinates
+/// that are no lon/lat) read as harmless ones: the mapped table is not checked at open, which
+/// would read all of it.
+public struct PointTable: RandomAccessCollection, Sendable {
+    let records: PackedRecords
+    let streetCount: UInt32, placeCount: UInt32, suffixCount: UInt32
+
+    init(records: PackedRecords, streets: Int, places: Int, suffixes: Int) {
+        self.records = records
+        streetCount = UInt32(clamping: streets)
+        placeCount = UInt32(clamping: places)
+        suffixCount = UInt32(clamping: suffixes)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+
+    public subscript(i: Int) -> AddressIndex.Point {
+        precondition(i >= 0 && i < records.count, "address index out of range")
+        let lon = records.f64(i, 0), lat = records.f64(i, 8)
+        let street = records.u32(i, 20), place = records.u32(i, 24), suffix = records.u32(i, 28)
+        let previous = records.i32(i, 32), next = records.i32(i, 36)
+        let n = Int32(clamping: records.count)
+        return AddressIndex.Point(lon: abs(lon) <= 180 ? lon : 0, lat: abs(lat) <= 90 ? lat : 0, number: records.i32(i, 16),
+                                  street: street < streetCount ? street : 0, place: place < placeCount ? place : 0,
+                                  suffix: suffix < suffixCount ? suffix : 0,
+                                  previous: previous >= -1 && previous < n ? previous : -1, next: next >= -1 && next < n ? next : -1)
+    }
+
+    /// The stored form of points.
+    static func pack(_ points: [AddressIndex.Point]) -> [UInt8] {
+        var packed = [UInt8](repeating: 0, count: points.count * IndexSchema.packedAddressSize)
+        packed.withUnsafeMutableBytes { raw in
+            for (i, p) in points.enumerated() { pack(p, into: raw, at: i * IndexSchema.packedAddressSize) }
+        }
+        return packed
+    }
+
+    static func pack(_ p: AddressIndex.Point, into raw: UnsafeMutableRawBufferPointer, at base: Int) {
+        raw.storeBytes(of: p.lon.bitPattern.littleEndian, toByteOffset: base, as: UInt64.self)
+        raw.storeBytes(of: p.lat.bitPattern.littleEndian, toByteOffset: base + 8, as: UInt64.self)
+        raw.storeBytes(of: p.number.littleEndian, toByteOffset: base + 16, as: Int32.self)
+        raw.storeBytes(of: p.street.littleEndian, toByteOffset: base + 20, as: UInt32.self)
+        raw.storeBytes(of: p.place.littleEndian, toByteOffset: base + 24, as: UInt32.self)
+        raw.storeBytes(of: p.suffix.littleEndian, toByteOffset: base + 28, as: UInt32.self)
+        raw.storeBytes(of: p.previous.littleEndian, toByteOffset: base + 32, as: Int32.self)
+        raw.storeBytes(of: p.next.littleEndian, toByteOffset: base + 36, as: Int32.self)
+    }
+}
+
+/// Each address's `LotFrontage`, as the index lays them out, decoded one at a time.
+public struct FrontageTable: RandomAccessCollection, Sendable {
+    let records: PackedRecords
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+
+    public subscript(i: Int) -> LotFrontage {
+        precondition(i >= 0 && i < records.count, "address index out of range")
+        return LotFrontage.unpack(records.bytes, at: i * LotFrontage.packedSize)
     }
 }

@@ -264,7 +264,7 @@ public final class AddressSearch: Sendable {
     }
 
     /// The member nearest the members' mean position.
-    static func medoid(_ members: [Int32], _ points: [AddressIndex.Point]) -> Int32 {
+    static func medoid(_ members: [Int32], _ points: PointTable) -> Int32 {
         var x = 0.0, y = 0.0
         for m in members {
             x += points[Int(m)].lon

@@ -1,0 +1,30 @@
+import Foundation
+import LocusCore
+
+/// A whole file mapped read-only into memory, unmapped in `deinit`.
+///
+/// Thread rules: the mapping is never written, so any thread may read it; it lives as long as
+/// the last table that reads from it (each holds this object). Pages are read from the page
+/// cache when first touched, so opening costs the same at any file size, and what stays resident
+/// is what queries touch.
+final class MappedFile: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+    let path: String
+
+    init(path: String) throws(LocusError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LocusError(.invalidIndex, "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LocusError(.invalidIndex, "cannot read \(path): \(String(cString: strerror(errno)))") }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw LocusError(.invalidIndex, "\(path) is empty") }
+        guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+            throw LocusError(.invalidIndex, "cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        bytes = UnsafeRawBufferPointer(start: base, count: size)
+        self.path = path
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+}
