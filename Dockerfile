@@ -25,14 +25,16 @@ COPY Sources/CZlib Sources/CZlib
 RUN swift package resolve
 COPY Sources Sources
 COPY Data Data
+COPY Web Web
 RUN swift build -c release --static-swift-stdlib --product locus \
     && install -D .build/release/locus /opt/locus/bin/locus \
-    && cp -r Data /opt/locus/Data
+    && cp -r Data /opt/locus/Data \
+    && cp -r Web /opt/locus/Web
 
 FROM debian:bookworm-slim
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-       libgeos-c1v5 libproj25 proj-data libsqlite3-0 libgdal32 zlib1g ca-certificates \
+       libgeos-c1v5 libproj25 proj-data libsqlite3-0 libgdal32 zlib1g ca-certificates libjs-leaflet \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data locus \
     && mkdir -p /data && chown locus /data
@@ -44,7 +46,7 @@ ENV PATH=/opt/locus/bin:$PATH \
 VOLUME ["/data"]
 USER locus
 WORKDIR /data
-# 7878: protocol v1; 8080: HTTP (Esri, Pelias, Nominatim, /health, /ready, /metrics).
+# 7878: protocol v1; 8080: HTTP (Esri, Pelias, Nominatim, /health, /ready, /metrics, the map page at /).
 EXPOSE 7878 8080
 # Alive and answering: `ping` is answered before authentication, over the socket in the volume.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s CMD ["locus", "ping", "--server", "unix:/data/locus.sock", "--timeout", "4"]

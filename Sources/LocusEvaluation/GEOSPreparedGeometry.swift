@@ -23,4 +23,8 @@ final class GEOSPreparedGeometry {
     func covers(_ g: GEOSGeometryHandle) -> Bool {
         GEOSPreparedCovers_r(context.handle, pointer, g.pointer) == 1
     }
+
+    func intersects(_ g: GEOSGeometryHandle) -> Bool {
+        GEOSPreparedIntersects_r(context.handle, pointer, g.pointer) == 1
+    }
 }

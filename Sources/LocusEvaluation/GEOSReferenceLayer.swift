@@ -38,4 +38,23 @@ public final class GEOSReferenceLayer {
         for i in hits.items where prepared[i].covers(p) { n += 1 }
         return n
     }
+
+    /// Indexes of the polygons that intersect the box (share a point with it), ascending: the
+    /// reference for `BoundaryLayer.features(meeting:)`.
+    public func meeting(_ box: Envelope) throws(LocusError) -> [Int] {
+        // The box as a WKB polygon (little-endian, one closed ring).
+        var wkb: [UInt8] = [1]
+        func put(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { wkb += $0 } }
+        func put(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { wkb += $0 } }
+        put(UInt32(3))
+        put(UInt32(1))
+        put(UInt32(5))
+        for (x, y) in [(box.minX, box.minY), (box.maxX, box.minY), (box.maxX, box.maxY), (box.minX, box.maxY), (box.minX, box.minY)] {
+            put(x)
+            put(y)
+        }
+        let g = try context.readWKB(wkb)
+        tree.query(g, into: hits)
+        return hits.items.filter { prepared[$0].intersects(g) }.sorted()
+    }
 }

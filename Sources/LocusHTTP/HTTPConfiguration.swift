@@ -36,6 +36,15 @@ public struct HTTPConfiguration: Sendable {
     /// `neighbourhood`, Nominatim's `address.neighbourhood`, Esri's `Nbrhd`). Default nil: the
     /// index's first layer.
     public var neighbourhoodLayer: String? = nil
+    /// The folder holding the map page (`index.html`, `map.js`, `map.css`: `Web/map` in the
+    /// checkout), served at `/`. Default nil: `/` answers 404, saying where the page would be.
+    public var mapPageDirectory: String? = nil
+    /// Where Debian's `libjs-leaflet` installed Leaflet, which the map page draws with; served
+    /// at `/leaflet/`. Default `/usr/share/javascript/leaflet`.
+    public var leafletDirectory: String = "/usr/share/javascript/leaflet"
+    /// Most address points `/locus/addresses` returns for one view; a view holding more is
+    /// answered with their density instead. Default 5,000 (about 300 KB of JSON).
+    public var maximumPointsInView: Int = 5_000
 
     public init() {}
 
@@ -48,6 +57,7 @@ public struct HTTPConfiguration: Sendable {
         if maximumURLBytes < 256 { out.append("the URL limit must be at least 256 bytes") }
         if maximumBodyBytes < 1_024 { out.append("the body limit must be at least 1024 bytes") }
         if maximumBatchRecords < 1 { out.append("a batch must be allowed at least one record") }
+        if !(1...100_000).contains(maximumPointsInView) { out.append("the points in a view must be 1 … 100000") }
         if let o = corsOrigin, o.isEmpty || o.contains(where: { $0 == "\r" || $0 == "\n" || $0 == " " }) {
             out.append("--cors-origin must be an origin such as https://maps.example.org, or *")
         }

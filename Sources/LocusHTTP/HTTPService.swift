@@ -15,7 +15,8 @@ import ServiceLifecycle
 /// Locus over HTTP, as a `Service` beside the socket server in the same `ServiceGroup`: the same
 /// process, index, reloads and tokens. Esri's GeocodeServer and FeatureServer, Pelias and
 /// Nominatim are thin adapters over the protocol's operations (`HTTPEngine`); `/health`,
-/// `/ready` and `/metrics` are for load balancers, containers and Prometheus.
+/// `/ready` and `/metrics` are for load balancers, containers and Prometheus; `/` is the map
+/// page, drawn from `/locus/…` (Locus's own JSON) and the FeatureServer.
 ///
 /// Graceful shutdown (the group's): `/ready` answers 503 at once, so that a load balancer stops
 /// sending; requests in flight finish; the listener closes.
@@ -29,6 +30,8 @@ public final class HTTPService: Service, Sendable {
     private let group: any EventLoopGroup
     private let onRunning: @Sendable (ListenAddress) async -> Void
     private let shuttingDown = NIOLockedValueBox(false)
+    /// The map page's files and Leaflet's, read once (empty for the operations-only listener).
+    let mapAssets: MapAssets?
 
     /// - Parameters:
     ///   - server: the socket server's configuration, for its tokens, its beyond-loopback rule
@@ -46,6 +49,7 @@ public final class HTTPService: Service, Sendable {
         self.logger = logger
         self.group = group
         self.onRunning = onRunning
+        mapAssets = configuration.endpoints == .all ? MapAssets(configuration: configuration) : nil
     }
 
     /// The configuration's problems together with the socket server's rule: an address beyond
@@ -83,6 +87,9 @@ public final class HTTPService: Service, Sendable {
                 var bound = listen
                 if case .tcp(let host, _) = listen, let port = channel.localAddress?.port { bound = .tcp(host: host, port: port) }
                 logger.info("listening for HTTP", metadata: ["address": "\(bound)"])
+                if case let problems = self.mapPageProblems, !problems.isEmpty {
+                    logger.warning("the map page at / is not available", metadata: ["why": "\(problems.joined(separator: "; "))"])
+                }
                 await onRunning(bound)
             },
             eventLoopGroupProvider: .shared(group),
@@ -98,6 +105,10 @@ public final class HTTPService: Service, Sendable {
             self.shuttingDown.withLockedValue { $0 = true }
         }
     }
+
+    /// Why the map page at `/` cannot be shown (Leaflet or the page's files missing); empty
+    /// when it can, or when this listener serves no page.
+    public var mapPageProblems: [String] { mapAssets?.problems ?? [] }
 
     /// Whether requests must carry a token.
     var requiresTokens: Bool { !tokens.isOpen }
@@ -135,6 +146,8 @@ public final class HTTPService: Service, Sendable {
         EsriRoutes(configuration: configuration).add(to: router, self)
         PeliasRoutes(configuration: configuration).add(to: router, self)
         NominatimRoutes(configuration: configuration).add(to: router, self)
+        LocusRoutes(configuration: configuration).add(to: router, self)
+        if let mapAssets { MapRoutes(assets: mapAssets).add(to: router, self) }
         return router
     }
 

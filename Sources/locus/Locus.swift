@@ -10,7 +10,7 @@ struct Locus: AsyncParsableCommand {
         commandName: "locus",
         abstract: "Offline geocoding and spatial queries over one index file.",
         version: LocusVersion.current,
-        subcommands: [Index.self, Serve.self, Within.self, Reverse.self, Suggest.self, Geocode.self, Enrich.self, Assign.self, Eval.self, Ping.self]
+        subcommands: [Index.self, Serve.self, Map.self, Within.self, Reverse.self, Suggest.self, Geocode.self, Enrich.self, Assign.self, Eval.self, Ping.self]
     )
 
     /// As swift-argument-parser's, except that with `--json` a bad argument is reported as every

@@ -21,7 +21,8 @@ extension Locus {
 
             With --http: the same index over HTTP, as an ArcGIS GeocodeServer and FeatureServer \
             (/arcgis/rest/services/Locus/…, also as World), Pelias (/v1/…) and Nominatim (/search, \
-            /reverse), with /health, /ready and /metrics (Prometheus). See PROTOCOL.md.
+            /reverse), with /health, /ready and /metrics (Prometheus), and the map page at /. See \
+            PROTOCOL.md.
 
             Example: locus serve --listen tcp://127.0.0.1:7878 --listen unix:/tmp/locus.sock --http 127.0.0.1:8080
             """
@@ -40,7 +41,7 @@ extension Locus {
         @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
         var tokenFile: String?
         @Flag(help: "Allow listening beyond loopback without a token.") var allowUnauthenticated = false
-        @Option(help: ArgumentHelp("Serve HTTP here too: HOST:PORT (or unix:/path): Esri, Pelias and Nominatim endpoints, /health, /ready, /metrics.", valueName: "address"))
+        @Option(help: ArgumentHelp("Serve HTTP here too: HOST:PORT (or unix:/path): Esri, Pelias and Nominatim endpoints, /health, /ready, /metrics, the map page at /.", valueName: "address"))
         var http: String?
         @Option(help: ArgumentHelp("Serve only /metrics, /health and /ready here: HOST:PORT (or unix:/path), for Prometheus when --http is off.", valueName: "address"))
         var metrics: String?
@@ -48,11 +49,10 @@ extension Locus {
         var serviceName: String = "Locus"
         @Option(help: ArgumentHelp("Let web pages from this origin call the HTTP endpoints (CORS), e.g. https://maps.example.org, or *. Default: none.", valueName: "origin"))
         var corsOrigin: String?
-        @Option(help: ArgumentHelp("The polygon layer that names an answer's neighbourhood over HTTP. Default: the index's first layer.", valueName: "layer"))
-        var neighbourhoodLayer: String?
         @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level")) var logLevel: String = "info"
         @Flag(help: "Use the index's address tables where they lie in the file rather than read them into memory: starts in the same time at any index size, and memory holds what queries touch. Replace the file only by renaming a new one over it (as `locus index build` does); overwritten in place, a mapped file can end the server.")
         var mapIndex = false
+        @OptionGroup var page: HTTPPageOptions
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
@@ -90,7 +90,7 @@ extension Locus {
                 c.endpoints = endpoints
                 c.serviceName = serviceName
                 c.corsOrigin = corsOrigin
-                c.neighbourhoodLayer = neighbourhoodLayer
+                page.apply(to: &c)
                 let problems = c.problems()
                 guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
                 out.append(c)
@@ -139,9 +139,7 @@ extension Locus {
             let serving = ServingIndex(index: opened, loadSeconds: (clock.now - start).inSeconds, mapped: mapIndex)
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: config.threads)
             let server = LocusServer(configuration: config, index: serving, logger: logger, group: loops)
-            if let layer = neighbourhoodLayer, !opened.metadata.layers.contains(where: { $0.name == layer }) {
-                throw ValidationError("--neighbourhood-layer: the index has no layer \(layer) (it has: \(opened.metadata.layers.map(\.name).joined(separator: ", ")))")
-            }
+            try page.check(opened)
             var services: [any Service] = [server]
             for c in try httpConfigurations() {
                 // One set of metrics for the process: HTTP requests are counted beside the line

@@ -6,22 +6,43 @@ import LocusWire
 import NIOConcurrencyHelpers
 import Testing
 
-/// A `locus serve --http` subprocess, listening on ports the system picks, read from its log.
+/// A `locus serve --http` subprocess (or any `locus` command serving HTTP), on ports the system
+/// picks, read from what it prints.
 final class HTTPServeProcess: Sendable {
     let process: Process
     let httpBase: String
     private let log: NIOLockedValueBox<String>
 
-    init(arguments extra: [String] = []) throws {
+    /// `locus serve` with `--http` on a free port.
+    /// - Parameter index: the index to serve; default the Portland test index.
+    convenience init(arguments extra: [String] = [], index: String? = nil) throws {
+        try self.init(command: ["serve", "--index", try index ?? TestSupport.portlandIndexPath(), "--listen", "tcp://127.0.0.1:0",
+                                "--http", "127.0.0.1:0"] + extra, printsAddressOn: .standardError) { log in
+            guard let line = log.split(separator: "\n").first(where: { $0.contains("listening for HTTP") }),
+                  let range = line.range(of: #"tcp://127\.0\.0\.1:\d+"#, options: .regularExpression) else { return nil }
+            return "http://" + line[range].dropFirst("tcp://".count)
+        }
+    }
+
+    enum Stream { case standardOutput, standardError }
+
+    /// - Parameters:
+    ///   - stream: where the command prints its address (the other is discarded).
+    ///   - base: the `http://HOST:PORT` in what has been printed so far, once it is there.
+    init(command: [String], printsAddressOn stream: Stream, base: (String) -> String?) throws {
         let process = Process()
         process.executableURL = TestSupport.locusBinary
-        process.arguments = ["serve", "--index", try TestSupport.portlandIndexPath(), "--listen", "tcp://127.0.0.1:0",
-                             "--http", "127.0.0.1:0"] + extra
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.arguments = command
+        let pipe = Pipe()
+        if stream == .standardError {
+            process.standardError = pipe
+            process.standardOutput = FileHandle.nullDevice
+        } else {
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+        }
         let log = NIOLockedValueBox("")
-        err.fileHandleForReading.readabilityHandler = { handle in
+        pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             log.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
         }
@@ -29,21 +50,16 @@ final class HTTPServeProcess: Sendable {
         self.process = process
         self.log = log
         // Blocking waits, off the shared pool: the server starts in about a second.
-        var base: String?
-        for _ in 0..<600 where base == nil && process.isRunning {
-            let text = log.withLockedValue { $0 }
-            if let line = text.split(separator: "\n").first(where: { $0.contains("listening for HTTP") }),
-               let range = line.range(of: #"tcp://127\.0\.0\.1:\d+"#, options: .regularExpression) {
-                base = "http://" + line[range].dropFirst("tcp://".count)
-            } else {
-                usleep(50_000)
-            }
+        var found: String?
+        for _ in 0..<600 where found == nil && process.isRunning {
+            found = base(log.withLockedValue { $0 })
+            if found == nil { usleep(50_000) }
         }
-        guard let base else {
+        guard let found else {
             if process.isRunning { process.terminate() }
-            throw LocusError(.internalError, "locus serve --http did not start: \(log.withLockedValue { $0 }.suffix(500))")
+            throw LocusError(.internalError, "locus \(command.first ?? "") did not start: \(log.withLockedValue { $0 }.suffix(500))")
         }
-        httpBase = base
+        httpBase = found
     }
 
     var logText: String { log.withLockedValue { $0 } }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct HelpSnapshotTests {
     static let commands = [
         [], ["index"], ["index", "build"], ["index", "info"], ["serve"], ["within"], ["reverse"], ["suggest"],
-        ["geocode"], ["enrich"], ["assign"], ["eval"], ["ping"],
+        ["geocode"], ["enrich"], ["assign"], ["eval"], ["ping"], ["map"],
     ]
 
     @Test(arguments: commands)

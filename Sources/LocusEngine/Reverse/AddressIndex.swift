@@ -240,6 +240,24 @@ public final class AddressIndex: Sendable {
         return bestIndex < 0 ? nil : (bestIndex, bestSquared.squareRoot())
     }
 
+    /// Calls `body` with the index of every address point inside the lon/lat box (edges
+    /// included), cell by cell of the grid: the cost is the points of the cells the box
+    /// touches, never the whole index unless the box covers it.
+    public func forEachPoint(in box: Envelope, _ body: (Int) -> Void) {
+        guard !points.isEmpty, cellStart.count == grid.columns * grid.rows + 1, !box.isEmpty,
+              [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) else { return }
+        let maxX = grid.originX + Double(grid.columns) * grid.cellWidth, maxY = grid.originY + Double(grid.rows) * grid.cellHeight
+        guard box.intersects(Envelope(minX: grid.originX, minY: grid.originY, maxX: maxX, maxY: maxY)) else { return }
+        let pts = points.records
+        for r in grid.row(box.minY)...grid.row(box.maxY) {
+            for c in grid.column(box.minX)...grid.column(box.maxX) {
+                for i in cellRange(r * grid.columns + c) where box.contains(x: pts.f64(i, 0), y: pts.f64(i, 8)) {
+                    body(i)
+                }
+            }
+        }
+    }
+
     public func components(of index: Int) -> AddressComponents {
         let p = points[index]
         let place = places[Int(p.place)]

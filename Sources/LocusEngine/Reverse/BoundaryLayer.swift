@@ -415,3 +415,38 @@ extension BoundaryLayer {
         return inside
     }
 }
+
+extension BoundaryLayer {
+    /// Indexes (into `features`) of every polygon that meets the envelope — shares at least a
+    /// point with it — in rank order: what a map asks for the polygons of its view.
+    ///
+    /// Exact, not by bounding box: a polygon meets the box when one of its edges does (which
+    /// takes in polygons inside the box), or when the box lies inside it (its centre is covered).
+    public func features(meeting box: Envelope) -> [Int] {
+        guard !box.isEmpty, box.intersects(extent) else { return [] }
+        let centreCovered = Set(covering(x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2))
+        return features.indices.filter { f in
+            guard features[f].envelope.intersects(box) else { return false }
+            if centreCovered.contains(f) { return true }
+            for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] where Self.segment(featureEdges[i], meets: box) { return true }
+            return false
+        }
+    }
+
+    /// Whether the segment meets the box (Liang–Barsky clipping: some part of it survives).
+    static func segment(_ e: Edge, meets box: Envelope) -> Bool {
+        if box.contains(x: e.ax, y: e.ay) || box.contains(x: e.bx, y: e.by) { return true }
+        let dx = e.bx - e.ax, dy = e.by - e.ay
+        var t0 = 0.0, t1 = 1.0
+        for (p, q) in [(-dx, e.ax - box.minX), (dx, box.maxX - e.ax), (-dy, e.ay - box.minY), (dy, box.maxY - e.ay)] {
+            if p == 0 {
+                if q < 0 { return false }
+            } else {
+                let t = q / p
+                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+                if t0 > t1 { return false }
+            }
+        }
+        return true
+    }
+}

@@ -134,10 +134,16 @@ struct EsriFeatureServer: Sendable {
 
         // The features asked for, in the layer's order (smallest first), as positions.
         var selected: [Int]
-        if p.contains("geometry") {
-            let type = p.string("geometryType") ?? "esriGeometryPoint"
-            guard type.lowercased() == "esrigeometrypoint" else {
-                throw HTTPFailure(.badRequest, "geometryType must be esriGeometryPoint", parameter: "geometryType")
+        let geometryType = (p.string("geometryType") ?? "esriGeometryPoint").lowercased()
+        if p.contains("geometry"), geometryType == "esrigeometryenvelope" {
+            // A map's view: the polygons it shows.
+            guard let box = try EsriJSON.envelope(p, "geometry", defaultReference: inSR, s) else {
+                throw HTTPFailure(.badRequest, "geometry must be xmin,ymin,xmax,ymax or an envelope object", parameter: "geometry")
+            }
+            selected = layer.features(meeting: box)
+        } else if p.contains("geometry") {
+            guard geometryType == "esrigeometrypoint" else {
+                throw HTTPFailure(.badRequest, "geometryType must be esriGeometryPoint or esriGeometryEnvelope", parameter: "geometryType")
             }
             guard let (point, reference) = try EsriJSON.point(p, "geometry", defaultReference: inSR) else {
                 throw HTTPFailure(.badRequest, "geometry must be x,y or a point object", parameter: "geometry")
@@ -169,6 +175,13 @@ struct EsriFeatureServer: Sendable {
         let wanted = Set((p.list("outFields") ?? ["OBJECTID"]).map { $0.lowercased() })
         let fields = wanted.contains("*") ? fieldList : fieldList.filter { wanted.contains($0.name.lowercased()) || $0.name == "OBJECTID" }
         let returnGeometry = try p.bool("returnGeometry") ?? true
+        let returnCentroid = try p.bool("returnCentroid") ?? false
+        // Generalisation for drawing at a scale, in the output reference's units; a ring smaller
+        // than it is left out, a feature with nothing left has no geometry.
+        let tolerance = try p.double("maxAllowableOffset") ?? 0
+        guard tolerance >= 0 else {
+            throw HTTPFailure(.badRequest, "maxAllowableOffset must be 0 or more (in the units of outSR)", parameter: "maxAllowableOffset")
+        }
 
         var features: [Feature] = []
         for i in page {
@@ -187,20 +200,25 @@ struct EsriFeatureServer: Sendable {
                 var projected: [[[[Double]]]] = []
                 for polygon in layer.polygons(feature: i) {
                     var rings: [[[Double]]] = []
-                    for ring in polygon {
-                        var points: [[Double]] = []
+                    for (r, ring) in polygon.enumerated() {
+                        var points: [GeoPoint] = []
                         points.reserveCapacity(ring.count)
-                        for v in ring {
-                            let q = try s.project(v, to: out)
-                            points.append([q.x, q.y])
+                        for v in ring { points.append(try s.project(v, to: out)) }
+                        if tolerance > 0 {
+                            guard let kept = RingSimplification.simplified(points, tolerance: tolerance) else {
+                                // A shell gone takes its holes with it.
+                                if r == 0 { break } else { continue }
+                            }
+                            points = kept
                         }
-                        rings.append(points)
+                        rings.append(points.map { [$0.x, $0.y] })
                     }
-                    projected.append(rings)
+                    if !rings.isEmpty { projected.append(rings) }
                 }
-                polygons = projected
+                polygons = projected.isEmpty ? nil : projected
             }
-            features.append(Feature(objectID: i + 1, attributes: attributes, polygons: polygons))
+            let centroid = returnCentroid ? try s.project(layer.labelPoint(feature: i), to: out) : nil
+            features.append(Feature(objectID: i + 1, attributes: attributes, polygons: polygons, centroid: centroid))
         }
 
         if f == "geojson" {
@@ -208,13 +226,17 @@ struct EsriFeatureServer: Sendable {
                 let geometry: GeoJSONGeometry? = feature.polygons.map { polygons in
                     polygons.count == 1 ? .polygon(polygons[0]) : .multiPolygon(polygons)
                 }
-                return GeoJSONFeature(id: feature.objectID, geometry: geometry, properties: feature.attributes)
+                return GeoJSONFeature(id: feature.objectID, geometry: geometry, properties: feature.attributes,
+                                      centroid: feature.centroid.map { [$0.x, $0.y] })
             }, exceededTransferLimit: exceeded ? true : nil)
             return .json(collection, contentType: "application/geo+json; charset=utf-8")
         }
         return .json(QueryReply(
             spatialReference: .init(out), fields: fields,
-            features: features.map { EsriFeature(attributes: $0.attributes, geometry: $0.polygons.map { Rings(rings: $0.flatMap { $0 }) }) },
+            features: features.map { f in
+                EsriFeature(attributes: f.attributes, geometry: f.polygons.map { Rings(rings: $0.flatMap { $0 }) },
+                            centroid: f.centroid.map { EsriJSON.Point(x: $0.x, y: $0.y) })
+            },
             exceededTransferLimit: exceeded ? true : nil), pretty: f == "pjson")
     }
 
@@ -224,6 +246,8 @@ struct EsriFeatureServer: Sendable {
         var attributes: [String: JSONValue]
         /// Each polygon's rings, shell first, as [x, y] pairs in the output reference.
         var polygons: [[[[Double]]]]?
+        /// A point inside the polygon, for its label (`returnCentroid`), in the output reference.
+        var centroid: GeoPoint?
     }
 
     struct IdsReply: Encodable, Sendable {
@@ -238,6 +262,7 @@ struct EsriFeatureServer: Sendable {
     struct EsriFeature: Encodable, Sendable {
         var attributes: [String: JSONValue]
         var geometry: Rings?
+        var centroid: EsriJSON.Point?
     }
 
     struct QueryReply: Encodable, Sendable {
@@ -274,14 +299,17 @@ struct EsriFeatureServer: Sendable {
         var id: Int
         var geometry: GeoJSONGeometry?
         var properties: [String: JSONValue]
+        /// `returnCentroid`'s label point, as a foreign member (RFC 7946 §6.1): `[x, y]`.
+        var centroid: [Double]?
 
-        init(id: Int, geometry: GeoJSONGeometry?, properties: [String: JSONValue]) {
+        init(id: Int, geometry: GeoJSONGeometry?, properties: [String: JSONValue], centroid: [Double]? = nil) {
             self.id = id
             self.geometry = geometry
             self.properties = properties
+            self.centroid = centroid
         }
 
-        enum Keys: String, CodingKey { case type, id, geometry, properties }
+        enum Keys: String, CodingKey { case type, id, geometry, properties, centroid }
 
         // `geometry` is written as null when not asked for, as GeoJSON requires the member.
         func encode(to encoder: any Encoder) throws {
@@ -290,6 +318,7 @@ struct EsriFeatureServer: Sendable {
             try c.encode(id, forKey: .id)
             if let geometry { try c.encode(geometry, forKey: .geometry) } else { try c.encodeNil(forKey: .geometry) }
             try c.encode(properties, forKey: .properties)
+            try c.encodeIfPresent(centroid, forKey: .centroid)
         }
     }
 
