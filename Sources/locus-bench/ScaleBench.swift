@@ -193,12 +193,12 @@ struct ScaleSource {
                     queries.addresses.append("\(fields[columns.number]) \(fields[columns.street]), \(fields[columns.city])")
                 }
                 if chunk.utf8.count > 1 << 22 {
-                    out.write(Data(chunk.utf8))
+                    try out.write(contentsOf: Data(chunk.utf8))
                     chunk = ""
                 }
             }
         }
-        out.write(Data(chunk.utf8))
+        try out.write(contentsOf: Data(chunk.utf8))
         guard !queries.points.isEmpty else { throw ValidationError("no queries drawn") }
 
         var object = polygons
