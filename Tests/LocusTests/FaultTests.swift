@@ -167,7 +167,7 @@ enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
     /// retries (`RetryPolicy`) it connects to the new process and sends them again, and every one
     /// is answered, right. Without the retry they fail, as the raw clients of
     /// `aKilledServerRestartsInItsPlaceAndClientsReconnect` see.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func aClientWithRetriesLosesNoRequestToAKilledAndRestartedServer() async throws {
         let index = try TestSupport.portlandIndexPath()
         let first = try ServeProcess(index: index)
