@@ -169,7 +169,12 @@ let package = Package(
         // (no LocusEngine), and run a `locus serve` built beside them.
         .testTarget(
             name: "LocusClientTests",
-            dependencies: ["LocusCore", "LocusWire", "LocusClient"]
+            dependencies: [
+                "LocusCore", "LocusWire", "LocusClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -29,8 +29,9 @@ public final class LocatorBackend: QueryBackend {
 }
 
 /// A running server, through one pipelined connection shared by all workers. Errors the server
-/// answers with (`WireError`) are the row's; a lost connection (`LocusClientError`) stops the job,
-/// which can be resumed.
+/// answers with (`WireError`) are the row's. A lost connection is connected again and the rows'
+/// requests sent again (every query is idempotent; `RetryPolicy`); one that stays lost past the
+/// client's attempts (`LocusClientError`) stops the job, which can be resumed.
 public struct ServerBackend: QueryBackend, Sendable {
     public let client: LocusClient
 
@@ -55,6 +56,6 @@ public struct ServerBackend: QueryBackend, Sendable {
     }
 
     private func send(_ request: LocusRequest) async throws -> ClientReply {
-        try await client.send(op: request.op, request.wireArguments)
+        try await client.send(op: request.op, request.wireArguments, idempotent: request.isIdempotent)
     }
 }

@@ -10,6 +10,8 @@ public struct LocusRequest: Sendable {
     public let answeredBy: Answerer
 
     public var op: String { operation.name }
+    /// May be sent again when its connection is lost before the reply (see `Operation.isIdempotent`).
+    public var isIdempotent: Bool { operation.isIdempotent }
 
     init(_ operation: Operation, _ arguments: any Sendable, answeredBy: Answerer) {
         self.operation = operation

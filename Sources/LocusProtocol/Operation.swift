@@ -17,6 +17,7 @@ import LocusWire
 ///         name: "ping", syntax: #"{"id":1,"op":"ping"}"#,
 ///         summary: "Answers at once: is the server alive.",
 ///         beforeAuthentication: true,
+///         idempotent: true,
 ///         decode: { _ in },
 ///         answer: { _, _ in .result(Pong()) }
 ///     )
@@ -34,6 +35,12 @@ public final class Operation: Sendable {
     public let summary: String
     /// Answered on a connection that has not authenticated yet (the server has tokens).
     public let beforeAuthentication: Bool
+    /// Sending it twice does what sending it once does, so a client whose connection was lost
+    /// before the reply may send it again on another (`LocusClient`'s retry): every operation
+    /// that reads. Not `cancel` (its target lives on the lost connection), `auth` (the client
+    /// authenticates every new connection itself) or `reload` (an administrator's act, and
+    /// seconds of work).
+    public let isIdempotent: Bool
     private let decode: @Sendable (ArgumentReader) throws(WireError) -> (arguments: any Sendable, answeredBy: Answerer)
     private let place: @Sendable (any Sendable) -> Answerer
     private let encode: @Sendable (any Sendable) -> [String: JSONValue]
@@ -67,6 +74,8 @@ public final class Operation: Sendable {
         self.syntax = syntax
         self.summary = summary
         beforeAuthentication = false
+        // The engine only reads the index.
+        isIdempotent = true
         self.decode = { (reader) throws(WireError) in
             let arguments = try decode(reader)
             return (arguments, answeredBy(arguments))
@@ -90,7 +99,7 @@ public final class Operation: Sendable {
 
     /// An operation the connection answers itself, as soon as it is read.
     init<Arguments: Sendable>(
-        name: String, syntax: String, summary: String, beforeAuthentication: Bool = false,
+        name: String, syntax: String, summary: String, beforeAuthentication: Bool = false, idempotent: Bool,
         decode: @escaping @Sendable (ArgumentReader) throws(WireError) -> Arguments,
         encode: @escaping @Sendable (Arguments) -> [String: JSONValue] = { _ in [:] },
         answer: @escaping @Sendable (Arguments, ConnectionCall) throws(WireError) -> ConnectionAnswer
@@ -99,6 +108,7 @@ public final class Operation: Sendable {
         self.syntax = syntax
         self.summary = summary
         self.beforeAuthentication = beforeAuthentication
+        isIdempotent = idempotent
         self.decode = { (reader) throws(WireError) in (try decode(reader), Answerer.connection) }
         place = { _ in .connection }
         self.encode = { ($0 as? Arguments).map(encode) ?? [:] }

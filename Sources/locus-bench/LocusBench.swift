@@ -15,6 +15,6 @@ struct LocusBench: AsyncParsableCommand {
         """,
         subcommands: [WithinBench.self, ReverseBench.self, GEOSWithinBench.self, SuggestBench.self, GeocodeBench.self,
                       ServerBench.self, ProtocolBench.self, StartupBench.self, TypedAddresses.self, WorstCaseBench.self,
-                      AttackBench.self, SyntheticEvaluation.self, ScaleBench.self]
+                      AttackBench.self, FleetBench.self, SyntheticEvaluation.self, ScaleBench.self]
     )
 }

@@ -39,7 +39,7 @@ extension LocusBench {
                 try process.run()
                 var answered = false
                 while !answered, clock.now - start < .seconds(30), process.isRunning {
-                    if let c = try? await LocusClient.connect(to: .unix(path: socket)) {
+                    if let c = try? await LocusClient.connect(to: .unix(path: socket), retry: .none) {
                         let r = try? await c.send(op: "reverse", ["location": Self.here])
                         answered = r?.ok == true
                         await c.close()

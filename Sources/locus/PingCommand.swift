@@ -30,7 +30,9 @@ extension Locus {
             do {
                 let seconds = timeout
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { _ = try await server.ask(LocusRequest(.ping, ()), as: Pong.self) }
+                    // One attempt: a health check reports this moment, and a load balancer or an
+                    // orchestrator does the retrying.
+                    group.addTask { _ = try await server.ask(LocusRequest(.ping, ()), as: Pong.self, retry: .none) }
                     group.addTask {
                         try await Task.sleep(for: .seconds(seconds))
                         throw LocusClientError(description: "no answer from \(server.server ?? "the server") within \(seconds.formatted()) s")

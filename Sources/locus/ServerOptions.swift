@@ -47,11 +47,12 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// Sends the request the command would run in process, written by its operation's
-    /// descriptor, and returns the result decoded, or throws the server's error.
-    func ask<T: Decodable>(_ request: LocusRequest, as type: T.Type) async throws -> T {
+    /// descriptor, and returns the result decoded, or throws the server's error. A server that
+    /// is restarting, or a replica lost behind a load balancer, is tried again (`RetryPolicy`).
+    func ask<T: Decodable>(_ request: LocusRequest, as type: T.Type, retry: RetryPolicy = RetryPolicy()) async throws -> T {
         guard let address else { throw LocusError(.internalError, "no server given") }
-        let client = try await LocusClient.connect(to: address, token: try resolvedToken())
+        let client = try await LocusClient.connect(to: address, token: try resolvedToken(), retry: retry)
         defer { Task { await client.close() } }
-        return try await client.send(op: request.op, request.wireArguments).decode(T.self)
+        return try await client.send(op: request.op, request.wireArguments, idempotent: request.isIdempotent).decode(T.self)
     }
 }

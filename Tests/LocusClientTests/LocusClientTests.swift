@@ -68,7 +68,7 @@ import Testing
         }
         var client: LocusClient?
         for _ in 0..<600 where client == nil {
-            client = try? await LocusClient.connect(to: .unix(path: socket))
+            client = try? await LocusClient.connect(to: .unix(path: socket), retry: .none)
             if client == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
         let c = try #require(client)

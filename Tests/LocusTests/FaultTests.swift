@@ -5,6 +5,7 @@ import LocusCore
 import LocusProtocol
 import LocusServer
 import LocusWire
+import NIOConcurrencyHelpers
 import Testing
 
 /// Index files a reload must refuse, each as an operator could end up with one in place of a good
@@ -122,7 +123,7 @@ enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
         // Besides the load, a connection with nothing in flight: the killed server's end of it
         // closes first, so it lingers in TIME_WAIT on the port. (Those under load are reset, as
         // requests reach them after the kill, and leave nothing behind.)
-        let idle = try await LocusClient.connect(to: tcpAddress)
+        let idle = try await LocusClient.connect(to: tcpAddress, retry: .none)
         #expect(try await idle.send(op: "ping").ok)
         #expect(try await load.wait { $0.ok >= 50 }, "the load did not get going: \(load.snapshot)")
 
@@ -159,6 +160,60 @@ enum DamagedIndex: String, CaseIterable, Sendable, CustomStringConvertible {
         }
         #expect(second.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: first.socket), "a clean stop removes its socket file")
+    }
+
+    /// Catches: a client losing the requests it had in flight when its server was killed and
+    /// restarted in its place (a replica behind a load balancer, a rolling restart): with its
+    /// retries (`RetryPolicy`) it connects to the new process and sends them again, and every one
+    /// is answered, right. Without the retry they fail, as the raw clients of
+    /// `aKilledServerRestartsInItsPlaceAndClientsReconnect` see.
+    @Test(.timeLimit(.minutes(3)))
+    func aClientWithRetriesLosesNoRequestToAKilledAndRestartedServer() async throws {
+        let index = try TestSupport.portlandIndexPath()
+        let first = try ServeProcess(index: index)
+        _ = try await first.waitUntilServing()
+        // Patient enough to outlast the restart (the new process loads the index first).
+        let patient = RetryPolicy(attempts: 30, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500))
+        let client = try await LocusClient.connect(to: .unix(path: first.socket), retry: patient)
+        let stopped = NIOLockedValueBox(false)
+        let tally = NIOLockedValueBox((right: 0, wrong: 0, failed: [String]()))
+        let point = self.point
+        let thread = OwnThread("locus.tests.retrying")
+        let workers = (0..<16).map { _ in
+            Task(executorPreference: thread) {
+                while !stopped.withLockedValue({ $0 }) {
+                    do {
+                        let reply = try await client.send(op: "reverse", ["location": point], idempotent: true)
+                        let right = (try? reply.decode(ReverseReply.self))?.address?.address == "6132 NE 34th Ave, Portland, OR 97211"
+                        tally.withLockedValue { if right { $0.right += 1 } else { $0.wrong += 1 } }
+                    } catch {
+                        tally.withLockedValue { $0.failed.append("\(error)") }
+                    }
+                }
+            }
+        }
+        func answered(beyond count: Int) async throws -> Bool {
+            try await withTaskExecutorPreference(OwnThread.polling) {
+                let deadline = ContinuousClock.now + .seconds(60)
+                while tally.withLockedValue({ $0.right }) < count + 200, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                return tally.withLockedValue { $0.right } >= count + 200
+            }
+        }
+        #expect(try await answered(beyond: 0), "the load did not get going")
+        first.kill9()
+        let second = try ServeProcess(index: index, socket: first.socket)
+        _ = try await second.waitUntilServing()
+        #expect(try await answered(beyond: tally.withLockedValue { $0.right }), "no answers after the restart")
+        stopped.withLockedValue { $0 = true }
+        for w in workers { await w.value }
+        let final = tally.withLockedValue { $0 }
+        #expect(final.failed.isEmpty && final.wrong == 0, "\(final.failed.prefix(3)); wrong \(final.wrong)")
+        // The kill caught requests in flight, and they were sent again, on the one new connection.
+        #expect(client.counts.retries > 0 && client.counts.connections == 2, "\(client.counts)")
+        await client.close()
+        #expect(second.stop() == 0)
     }
 
     /// Catches: a bad file replacing the good one (the server answering from it, or failing

@@ -262,7 +262,7 @@ import Testing
         let task = Task { try await server.run() }
         var answered = false
         for _ in 0..<100 where !answered {
-            if let c = try? await LocusClient.connect(to: .unix(path: stale)) {
+            if let c = try? await LocusClient.connect(to: .unix(path: stale), retry: .none) {
                 answered = (try? await c.send(op: "ping").ok) ?? false
                 await c.close()
             } else {

@@ -221,7 +221,7 @@ final class ServeProcess {
         let start = ContinuousClock.now
         var waiting: [ListenAddress] = [.unix(path: socket)] + (tcp.map { [$0] } ?? [])
         while ContinuousClock.now - start < .seconds(30) {
-            while let address = waiting.first, let c = try? await LocusClient.connect(to: address) {
+            while let address = waiting.first, let c = try? await LocusClient.connect(to: address, retry: .none) {
                 let ok = (try? await c.send(op: "ping").ok) ?? false
                 await c.close()
                 guard ok else { break }
@@ -303,7 +303,7 @@ final class LoadClients: Sendable {
                 var i = 0
                 while !stopped.withLockedValue({ $0 }) {
                     guard let c = client else {
-                        if let c = try? await LocusClient.connect(to: address, token: token) {
+                        if let c = try? await LocusClient.connect(to: address, token: token, retry: .none) {
                             client = c
                             counts.withLockedValue { $0[k].connections += 1 }
                         } else {

@@ -37,6 +37,21 @@ import Testing
         }
     }
 
+    /// The operations PROTOCOL.md tells clients they may send again after a lost connection are
+    /// the table's idempotent ones, and the others are named as not.
+    @Test func theIdempotentOperationsAreTheTables() throws {
+        let text = try Self.document()
+        let section = try #require(text.components(separatedBy: "\n## Lost connections and retrying\n").last?.components(separatedBy: "\n## ").first)
+        let sentences = section.components(separatedBy: ". ")
+        let may = try #require(sentences.first { $0.hasPrefix("These operations are idempotent:") })
+        let mayNot = try #require(sentences.first { $0.hasPrefix("These are not:") })
+        func named(_ s: String) -> Set<String> {
+            Set(s.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element).filter(Operation.names.contains))
+        }
+        #expect(named(may) == Set(Operation.all.filter(\.isIdempotent).map(\.name)))
+        #expect(named(mayNot) == Set(Operation.all.filter { !$0.isIdempotent }.map(\.name)))
+    }
+
     @Test func everyExampleAnswersAsDocumentedInProcess() throws {
         let handler = RequestHandler(index: try TestSupport.portland())
         let examples = try Self.examples()

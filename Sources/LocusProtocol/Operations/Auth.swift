@@ -5,6 +5,7 @@ extension Operation {
         name: "auth", syntax: #"{"id":1,"op":"auth","token":"…"}"#,
         summary: "Authenticates the connection when the server requires a token; until then only ping and auth are answered.",
         beforeAuthentication: true,
+        idempotent: false,
         decode: { (a) throws(WireError) in
             guard let token = try a.string("token") else { throw WireError(.invalidArgument, "auth needs \"token\", a string") }
             return token

@@ -7,6 +7,7 @@ extension Operation {
         name: "ping", syntax: #"{"id":1,"op":"ping"}"#,
         summary: "Answers at once: is the server alive.",
         beforeAuthentication: true,
+        idempotent: true,
         decode: { _ in },
         answer: { _, _ in .result(Pong()) }
     )
