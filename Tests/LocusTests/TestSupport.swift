@@ -19,9 +19,18 @@ enum TestSupport {
         dataDirectory.appendingPathComponent("portland/neighborhoods_webmercator_shp/Neighborhoods_regions.shp").path
     }
 
-    static func temporaryDirectory() -> URL {
+    /// One folder per test run, removed when the run's process exits: each run left about
+    /// 240 MB behind (a Portland index and its damaged copies), enough to fill a CI disk.
+    private static let runDirectory: URL = {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locus-tests-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestSupport.runDirectory) }
+        return dir
+    }()
+
+    static func temporaryDirectory() -> URL {
+        let dir = runDirectory.appendingPathComponent(UUID().uuidString)
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
 
