@@ -79,12 +79,12 @@ final class FrontageChooser {
         let points = addresses.points
         // Everything in metres with q at the origin.
         @inline(__always) func metres(_ i: Int) -> (Double, Double) {
-            ((points[i].lon - q.x) * s.metresPerDegreeX, (points[i].lat - q.y) * s.metresPerDegreeY)
+            ((points.lon(i) - q.x) * s.metresPerDegreeX, (points.lat(i) - q.y) * s.metresPerDegreeY)
         }
         // One centre line per street, from its nearest address whose street has houses across.
         lines.removeAll(keepingCapacity: true)
         for item in list.items {
-            let f = frontage[item.index], street = points[item.index].street
+            let f = frontage[item.index], street = points.street(item.index)
             guard !f.centre.isNaN, !lines.contains(where: { $0.street == street }) else { continue }
             let c = metres(item.index), ux = Double(f.ux), uy = Double(f.uy), o = Double(f.centre)
             lines.append((street, c.0 - uy * o, c.1 + ux * o, ux, uy))
