@@ -144,3 +144,32 @@ extension IndexTablesTests {
         }
     }
 }
+
+extension IndexTablesTests {
+    /// A directory listing one table many times (or tables overlapping) would have a server that
+    /// copies its tables allocate many times the file: refused instead.
+    @Test func aDirectoryThatListsATableTwiceIsRefused() throws {
+        let good = try TestSupport.portlandIndexPath()
+        var data = try Data(contentsOf: URL(fileURLWithPath: good))
+        let points = try #require(try Self.sections(good)["address_points"])
+        let footer = data.count - 32
+        let offset = data[(footer + 8)..<(footer + 16)].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        // A new directory after the old one: the points table 200 times under other names.
+        let entries = (0..<200).map { #"{"length":\#(points.length),"name":"copy\#($0)","offset":\#(points.offset)}"# }
+        let directory = Data(#"{"sections":[\#(entries.joined(separator: ","))]}"#.utf8)
+        data = data.prefix(footer)
+        let newOffset = data.count
+        data.append(directory)
+        var tail = Data("LOCUSSEC".utf8)
+        withUnsafeBytes(of: UInt64(newOffset).littleEndian) { tail.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt64(directory.count).littleEndian) { tail.append(contentsOf: $0) }
+        tail.append(Data("LOCUSEND".utf8))
+        data.append(tail)
+        #expect(offset < newOffset)
+        let path = TestSupport.temporaryDirectory().appendingPathComponent("repeated.locus").path
+        try data.write(to: URL(fileURLWithPath: path))
+        for mapped in [true, false] {
+            #expect { try LocusIndex(path: path, mapped: mapped) } throws: { ($0 as? LocusError)?.code == .invalidIndex }
+        }
+    }
+}

@@ -121,9 +121,14 @@ enum IndexSections {
         let decoded = withExtendedLifetime(textPart) { try? JSONDecoder().decode(Directory.self, from: Data(textPart.bytes)) }
         guard let directory = decoded else { throw damaged }
         var out: [String: PackedBytes] = [:]
-        for e in directory.sections {
-            guard e.offset >= 0, e.length >= 0, e.offset % alignment == 0, e.offset <= start, e.length <= start - e.offset else { throw damaged }
-            out[e.name] = read(e.offset..<(e.offset + e.length))
+        // In file order, without overlaps or repeated names: what is read (or copied) is then at
+        // most the file, whatever a damaged or hostile directory lists.
+        var previousEnd = 0
+        for e in directory.sections.sorted(by: { $0.offset < $1.offset }) {
+            guard e.offset >= previousEnd, e.length >= 0, e.offset % alignment == 0, e.offset <= start, e.length <= start - e.offset,
+                  out[e.name] == nil else { throw damaged }
+            previousEnd = e.offset + e.length
+            out[e.name] = read(e.offset..<previousEnd)
         }
         return out
     }
