@@ -146,13 +146,14 @@ struct PackedRecords: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     let stride: Int
     let owner: AnyObject
-
-    var count: Int { bytes.count / stride }
+    /// Stored, not divided out per use: the nearest-address search asks for it per grid cell.
+    let count: Int
 
     init(bytes: UnsafeRawBufferPointer, stride: Int, owner: AnyObject) {
         self.bytes = bytes
         self.stride = stride
         self.owner = owner
+        count = bytes.count / stride
     }
 
     /// Records packed in memory (by the builder, or a test): the bytes are copied and owned.

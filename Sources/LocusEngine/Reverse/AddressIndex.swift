@@ -180,7 +180,12 @@ public final class AddressIndex: Sendable {
         // The distance a point must beat, cached: most points are beyond it and cost one compare.
         var bound = list.bound
         let columns = grid.columns, rows = grid.rows
-        let pts = points.records
+        // Raw loads at the layout's constant stride, the bounds checked once per cell (the grid's
+        // cells against `cellStart` above, each cell's run against the points in `scan`): through
+        // `PackedRecords` and `cellRange` this loop ran 10–15 % slower than over a Swift array
+        // (`locus-bench reverse`, frontage).
+        guard let pts = points.records.bytes.baseAddress, let starts = cellStart.bytes.baseAddress else { return }
+        let stride = IndexSchema.packedAddressSize, n = points.count
         while true {
             // The closest any cell of this ring can be: the gap to the inner square's edge.
             if ring > 0 {
@@ -193,8 +198,13 @@ public final class AddressIndex: Sendable {
             @inline(__always) func scan(_ r: Int, _ c: Int) {
                 guard r >= 0, r < rows, c >= 0, c < columns else { return }
                 let cell = r * columns + c
-                for i in cellRange(cell) {
-                    let dx = (pts.f64(i, 0) - lon) * kx, dy = (pts.f64(i, 8) - lat) * ky
+                let lo = Int(UInt32(littleEndian: starts.loadUnaligned(fromByteOffset: cell &* 4, as: UInt32.self)))
+                let hi = Int(UInt32(littleEndian: starts.loadUnaligned(fromByteOffset: (cell &+ 1) &* 4, as: UInt32.self)))
+                guard lo <= hi, hi <= n else { return }
+                for i in lo..<hi {
+                    let x = Double(bitPattern: UInt64(littleEndian: pts.loadUnaligned(fromByteOffset: i &* stride, as: UInt64.self)))
+                    let y = Double(bitPattern: UInt64(littleEndian: pts.loadUnaligned(fromByteOffset: i &* stride &+ 8, as: UInt64.self)))
+                    let dx = (x - lon) * kx, dy = (y - lat) * ky
                     let d2 = dx * dx + dy * dy
                     if d2 <= bound {
                         list.offer(i, d2)

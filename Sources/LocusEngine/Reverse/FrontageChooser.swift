@@ -93,7 +93,7 @@ final class FrontageChooser {
         for item in list.items {
             let d = item.squared.squareRoot()
             let p = points[item.index], f = frontage[item.index]
-            let c = metres(item.index)
+            let c = ((p.lon - q.x) * s.metresPerDegreeX, (p.lat - q.y) * s.metresPerDegreeY)
             var score = Weight.distance * d
             if f.hasDirection {
                 let ux = Double(f.ux), uy = Double(f.uy)
