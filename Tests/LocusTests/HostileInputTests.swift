@@ -145,6 +145,9 @@ import Testing
         "UPDATE metadata SET value = json_set(value, '$.columns', 4611686018427387904) WHERE key = 'address_grid'",
         "UPDATE metadata SET value = json_set(value, '$.cell_width', 0) WHERE key = 'address_grid'",
         "DELETE FROM features",
+        // Found by `scripts/fuzz index`: with the address tables read as they lie, a point's place
+        // number is clamped into the places table, which then must have a row.
+        "DELETE FROM places", "DELETE FROM number_suffixes", "DELETE FROM streets",
     ])
     func aDamagedIndexIsRefusedNotATrap(_ damage: String) throws {
         let copy = TestSupport.temporaryDirectory().appendingPathComponent("damaged.locus").path

@@ -199,6 +199,12 @@ public final class LocusIndex: Sendable {
         guard let count = metadata.values["address_count"].flatMap(Int.init), count >= 0, count < Int(Int32.max) else {
             throw LocusError(.invalidIndex, "\(metadata.path): the address count is missing")
         }
+        // The point tables' street, place and suffix numbers are clamped into these tables as they
+        // are read (`PointTable`), which holds only if each has a row: an emptied one is damage
+        // (found by `scripts/fuzz index`: places deleted, a reverse then trapped).
+        guard count == 0 || (!streets.isEmpty && streetDisplay.count == streets.count && !places.isEmpty && !suffixes.isEmpty) else {
+            throw LocusError(.invalidIndex, "\(metadata.path): the street, place or suffix table is missing rows; rebuild the index")
+        }
         let cells = try section("address_cells", stride: 4, count: grid.columns * grid.rows + 1)
         let points = try section("address_points", stride: IndexSchema.packedAddressSize, count: count)
         let frontage = try section("address_frontage", stride: LotFrontage.packedSize, count: count)
