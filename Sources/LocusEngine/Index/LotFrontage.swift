@@ -32,13 +32,18 @@ public struct LotFrontage: Sendable, Equatable {
     static let acrossReach = 90.0
     static let acrossAlong = 60.0
 
-    /// The frontage of every address of `index`, in index order.
-    static func compute(_ index: AddressIndex) -> [LotFrontage] {
+    /// The frontage of the addresses `ids` of `index` (default: all), in index order. The builder
+    /// asks for one band of grid rows at a time: what each needs lies within `streetReach` (its
+    /// neighbours on the same side within 150 m), so the points a band reads are those of the band
+    /// and a few rows either side.
+    static func compute(_ index: AddressIndex, ids: Range<Int>? = nil) -> [LotFrontage] {
         let points = index.points
-        var out = [LotFrontage](repeating: .unknown, count: points.count)
+        let ids = ids ?? 0..<points.count
+        var out = [LotFrontage](repeating: .unknown, count: ids.count)
         var nearby = AddressIndex.NearestList(capacity: 96, maxDistance: streetReach)
         var across: [Double] = []
-        for (i, p) in points.enumerated() {
+        for i in ids {
+            let p = points[i]
             let s = LocalMetricScale(latitude: p.lat)
             func metres(_ j: Int) -> (Double, Double) {
                 ((points[j].lon - p.lon) * s.metresPerDegreeX, (points[j].lat - p.lat) * s.metresPerDegreeY)
@@ -82,7 +87,7 @@ public struct LotFrontage: Sendable, Equatable {
                 across.append(v.0 * nx + v.1 * ny)
             }
             if !across.isEmpty { f.centre = Float(median(&across) / 2) }
-            out[i] = f
+            out[i - ids.lowerBound] = f
         }
         return out
     }

@@ -50,7 +50,10 @@ enum SearchTables {
         var cities: [AddressSearch.Area]
     }
 
-    static func pack(_ d: AddressSearch.PointDerived) -> [(name: String, bytes: [UInt8])] {
+    /// The tables that grow with streets and street places; the builder streams the four that
+    /// grow with addresses (`search_by_street`, `search_number_keys`, `search_number_start`,
+    /// `search_by_number`) itself.
+    static func packStreetLevel(_ d: SearchDerivation) -> [(name: String, content: SectionContent)] {
         var localities: [[String]] = [], localityID: [String: Int32] = [:]
         var places: [Int32] = []
         for sp in d.streetPlaces {
@@ -62,22 +65,21 @@ enum SearchTables {
             }()
             places += [sp.street, id, sp.count, sp.representative]
         }
+        let (vocabulary, postingLists) = d.wordIndex()
         var postingStart: [Int32] = [0], postings: [Int32] = []
-        for list in d.postings {
+        for list in postingLists {
             postings += list
             postingStart.append(Int32(postings.count))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let lists = (try? encoder.encode(Lists(localities: localities, vocabulary: d.vocabulary, postcodes: d.postcodes, cities: d.cities))) ?? Data()
+        let lists = (try? encoder.encode(Lists(localities: localities, vocabulary: vocabulary, postcodes: d.postcodes, cities: d.cities))) ?? Data()
         return [
-            ("search_street_start", bytes(d.streetStart)), ("search_by_street", bytes(d.byStreet)),
-            ("search_number_keys", bytes(d.byNumber.keys)), ("search_number_start", bytes(d.byNumber.starts)),
-            ("search_by_number", bytes(d.byNumber.addresses)), ("search_street_places", bytes(places)),
-            ("search_posting_start", bytes(postingStart)), ("search_postings", bytes(postings)),
-            ("search_lists", Array(lists)),
+            ("search_street_start", .bytes(bytes(d.streetStart))), ("search_street_places", .bytes(bytes(places))),
+            ("search_posting_start", .bytes(bytes(postingStart))), ("search_postings", .bytes(bytes(postings))),
+            ("search_lists", .bytes(Array(lists))),
             // Tokens never hold spaces or line breaks (they are split on them).
-            ("search_street_tokens", Array(d.streetTokens.map { $0.joined(separator: " ") }.joined(separator: "\n").utf8)),
+            ("search_street_tokens", .bytes(Array(d.streetTokens.map { $0.joined(separator: " ") }.joined(separator: "\n").utf8))),
         ]
     }
 
