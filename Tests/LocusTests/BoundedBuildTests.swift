@@ -119,6 +119,27 @@ import Testing
         for (name, bytes) in a { #expect(b[name] == bytes, "table \(name)") }
     }
 
+    /// A column of distinct values mapped as the street (an id, here) would grow the names held
+    /// past any setting: the build stops with a coded error naming the likely cause, and leaves no file.
+    @Test func distinctNamesPastTheSettingAreACodedError() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let csv = dir.appendingPathComponent("ids.csv")
+        var text = "number,street,lon,lat\n"
+        for i in 0..<150_000 {
+            text += "\(i + 1),parcel-\(String(repeating: "x", count: 80))-\(i),\(-122.6 + Double(i % 1000) * 1e-5),\(45.5 + Double(i / 1000) * 1e-5)\n"
+        }
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("ids.locus").path)
+        config.addresses = csv.path
+        config.maxMemory = 64 << 20
+        #expect { try IndexBuilder.build(config) } throws: { error in
+            guard let e = error as? LocusError else { return false }
+            return e.code == .importFailed && e.message.contains("16 MiB") && e.message.contains("is the street column right?")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "ids.csv" }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+
     /// Peak memory of `locus index build` (GNU time, installed by scripts/setup) on Portland with
     /// the least setting: the build that held every row peaked at 315 MB here.
     @Test func portlandBuildsWithinItsMemorySetting() throws {

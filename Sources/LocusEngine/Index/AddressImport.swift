@@ -18,11 +18,21 @@ extension IndexWriter {
         var places: [AddressPlace: Int32] = [:]
         var suffixes: [String: Int32] = [:]
 
-        static func id<K: Hashable>(_ key: K, in table: inout [K: Int32]) -> Int32 {
+        /// Bytes of the distinct names so far (text, and about 64 per entry of the tables).
+        var bytes = 0
+
+        static func id<K: Hashable>(_ key: K, in table: inout [K: Int32], size: Int, bytes: inout Int) -> Int32 {
             if let id = table[key] { return id }
-            let id = Int32(table.count)
+            let id = Int32(truncatingIfNeeded: table.count)
             table[key] = id
+            bytes += size + 64
             return id
+        }
+
+        mutating func street(_ s: String) -> Int32 { Self.id(s, in: &streets, size: s.utf8.count, bytes: &bytes) }
+        mutating func suffix(_ s: String) -> Int32 { Self.id(s, in: &suffixes, size: s.utf8.count, bytes: &bytes) }
+        mutating func place(_ p: AddressPlace) -> Int32 {
+            Self.id(p, in: &places, size: p.city.utf8.count + p.state.utf8.count + p.postcode.utf8.count, bytes: &bytes)
         }
 
         /// The first-seen numbers → the index's (names in order), as arrays by first-seen number.
@@ -48,6 +58,7 @@ extension IndexWriter {
             report.rejectedAddresses[Self.reasonClass(reason), default: 0] += 1
         }
         var names = Names()
+        let nameBudget = config.maxMemory / 4
         var envelope = Envelope.empty
         var candidates = 0
         let stage = try db.prepare("INSERT INTO staging.rows(street, number, suffix, place, lon, lat, row) VALUES (?,?,?,?,?,?,?)")
@@ -79,9 +90,16 @@ extension IndexWriter {
             let place = AddressPlace(city: StreetStyle.mixedCase(raw.city.trimmingWhitespace()),
                                      state: Self.stateCode(raw.state.trimmingWhitespace()),
                                      postcode: raw.postcode.trimmingWhitespace())
-            try stage.run([.integer(Int64(Names.id(street, in: &names.streets))), .integer(Int64(number.value)),
-                           .integer(Int64(Names.id(number.suffix, in: &names.suffixes))), .integer(Int64(Names.id(place, in: &names.places))),
-                           .real(point.x), .real(point.y), .integer(Int64(raw.row))])
+            try stage.run([.integer(Int64(names.street(street))), .integer(Int64(number.value)), .integer(Int64(names.suffix(number.suffix))),
+                           .integer(Int64(names.place(place))), .real(point.x), .real(point.y), .integer(Int64(raw.row))])
+            // Names are held (the index and every server hold them too): a column of distinct values
+            // mapped as the street (an id, a full address) would otherwise grow past any setting.
+            if names.bytes > nameBudget {
+                throw LocusError(.importFailed, """
+                    the distinct street names, places and number suffixes of \(path) pass \(nameBudget >> 20) MiB \
+                    (\(names.streets.count) streets by row \(raw.row)): is the street column right? Else raise --max-memory
+                    """)
+            }
             envelope.extend(x: point.x, y: point.y)
             candidates += 1
         }
@@ -93,7 +111,7 @@ extension IndexWriter {
         }
 
         // Names in order. (A name only a duplicate row had is still some kept row's: the same.)
-        _ = Names.id("", in: &names.suffixes)
+        _ = names.suffix("")
         let (streets, streetFinal) = Names.ranks(names.streets, by: <)
         let (suffixes, suffixFinal) = Names.ranks(names.suffixes, by: <)
         let (places, placeFinal) = Names.ranks(names.places) { Self.placeKey($0) < Self.placeKey($1) }
