@@ -140,6 +140,45 @@ import Testing
         #expect(left.isEmpty, "left behind: \(left)")
     }
 
+    /// Rows geocoded to one spot (a file's failures at a city's centroid) are not lots along a
+    /// street: each frontage search scanned all of them (100,000 took 37 s, growing with the
+    /// square). 300,000 now build within a limit the quadratic work would pass several times.
+    @Test func rowsAtOneSpotDoNotTakeTheSquareOfTheirTime() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let csv = dir.appendingPathComponent("one-spot.csv")
+        var text = "number,street,lon,lat\n"
+        for i in 0..<300_000 { text += "\(i + 1),\(i % 2 == 0 ? "Main St" : "Oak St"),-122.6,45.5\n" }
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("one-spot.locus").path
+        let run = try TestSupport.locus(["index", "build", "--addresses", csv.path, "-o", out], timeout: 120)
+        #expect(run.status == 0, "killed after 120 s or failed: \(run.stderr)")
+        let index = try LocusIndex(path: out)
+        let addresses = try #require(index.addresses)
+        #expect(addresses.count == 300_000)
+        #expect(!addresses.frontage[0].hasDirection, "no frontage where no lots can be told apart")
+        let answer = try #require(try Locator(index: index).reverse(ReverseRequest(location: GeoPoint(x: -122.6, y: 45.5001))))
+        #expect(answer.distanceMetres < 20)
+    }
+
+    /// A build killed part way leaves its partial file and scratch files (together the index's
+    /// size); the next build of the same index removes those of processes that are gone, and
+    /// only those.
+    @Test func aKilledBuildsLeftoversGoWithTheNextBuild() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let out = dir.appendingPathComponent("x.locus")
+        // A pid that no process has: past the kernel's largest.
+        let gone = ".x.locus.4194399.partial", alive = ".x.locus.\(getppid()).partial"
+        for name in [gone, gone + ".scratch-points", gone + ".scratch-staging", alive, ".y.locus.4194399.partial"] {
+            try Data("left".utf8).write(to: dir.appendingPathComponent(name))
+        }
+        var config = IndexBuildConfiguration(output: out.path)
+        config.addresses = TestSupport.fixtures.appendingPathComponent("addresses_messy.csv").path
+        config.maximumRejectedShare = 1
+        _ = try IndexBuilder.build(config)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        #expect(left == ["x.locus", alive, ".y.locus.4194399.partial"])
+    }
+
     /// Peak memory of `locus index build` (GNU time, installed by scripts/setup) on Portland with
     /// the least setting: the build that held every row peaked at 315 MB here.
     @Test func portlandBuildsWithinItsMemorySetting() throws {

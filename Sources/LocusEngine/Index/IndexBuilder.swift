@@ -184,6 +184,7 @@ public enum IndexBuilder {
         let temporary = outputURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outputURL.lastPathComponent).\(getpid()).partial").path
         try? FileManager.default.removeItem(atPath: temporary)
+        removeLeftovers(of: outputURL)
         var report = IndexBuildReport()
         var sections: [(name: String, content: SectionContent)] = []
         // The rows while they are sorted, and the tables before they join the index: removed at the end.
@@ -245,6 +246,22 @@ public enum IndexBuilder {
         report.seconds = Date().timeIntervalSince(started)
         report.bytes = (try? FileManager.default.attributesOfItem(atPath: config.output)[.size] as? Int) ?? 0
         return report
+    }
+}
+
+extension IndexBuilder {
+    /// What a build of the same index that was killed left beside it (`.NAME.PID.partial` and its
+    /// scratch files, as large as the index together): removed when that process is gone.
+    static func removeLeftovers(of output: URL) {
+        let directory = output.deletingLastPathComponent()
+        let prefix = ".\(output.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dot = rest.firstIndex(of: "."), rest[dot...].hasPrefix(".partial"), let pid = Int32(rest[..<dot]),
+                  pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
     }
 }
 
