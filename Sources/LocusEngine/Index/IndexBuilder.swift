@@ -609,6 +609,8 @@ private struct IndexWriter {
             content.update(data: Data("\(source.name)\u{1}\(f.id)\u{1}\(f.name)\u{1}\(attributes)".utf8))
             content.update(data: f.wkb)
         }
+        // The layer's grid, as an open used to build it from the rows just written (`LayerTables`).
+        sections += LayerTables.pack(try LocusIndex.loadLayer(db, name: source.name, expected: features.count))
         let rejected = issues.filter { $0.outcome == .rejected }.count
         try db.prepare("INSERT INTO layers(name, source, crs, name_field, id_field, feature_count, fields) VALUES (?,?,?,?,?,?,?)")
             .run([.text(source.name), .text(URL(fileURLWithPath: source.path).lastPathComponent), .text(crsName),

@@ -161,8 +161,9 @@ extension AddressSearch {
         let sp = streetPlaces[i]
         let rep = addresses.points[Int(sp.representative)]
         let street = addresses.streets[Int(sp.street)]
+        let locality = localities[Int(sp.locality)]
         let components = AddressComponents(number: "", street: addresses.streetDisplay[Int(sp.street)], streetFull: street,
-                                           city: sp.city, state: sp.state, postcode: "")
+                                           city: locality.city, state: locality.state, postcode: "")
         return ScoredMatch(score: score, matchType: .street, location: GeoPoint(x: rep.lon, y: rep.lat),
                            key: "s\(i)", notes: notes, components: components)
     }
@@ -278,7 +279,7 @@ extension AddressSearch {
         }
         var found: [(Int32, Double, [String])] = []
         func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
-            let list = (loose ? streetsByLooseCore[core] : streetsByCore[core]) ?? []
+            let list = loose ? streetsByLooseCore[core] ?? [] : streets(withCore: core).map(Array.init) ?? []
             let usualType = parts.type == nil ? dominantType(list) : nil
             for s in list {
                 var p = penalty
@@ -396,13 +397,17 @@ extension AddressSearch {
     /// A street's addresses (in number order) split by the city and state they are in: one run per
     /// street place of the street (`streetPlaceStart`), each still in number order.
     func addressesByStreetPlace(_ street: Int32) -> [[Int32]] {
-        let points = addresses.points, places = addresses.places
-        let range = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
+        let points = addresses.points
+        let range = places(ofStreet: street)
         var runs = [[Int32]](repeating: [], count: range.count)
+        // A street's places by locality: one lookup per address (comparing city and state names
+        // per address and street place grew with the square of a name's cities).
+        var runOf: [Int32: Int] = [:]
+        for k in range { runOf[streetPlaces[k].locality] = runOf[streetPlaces[k].locality] ?? k - range.lowerBound }
         for a in addresses(onStreet: street) {
-            let place = places[Int(points[Int(a)].place)]
-            guard let k = range.firstIndex(where: { streetPlaces[$0].city == place.city && streetPlaces[$0].state == place.state }) else { continue }
-            runs[k - range.lowerBound].append(a)
+            let place = Int(points[Int(a)].place)
+            guard place < placeLocality.count, let k = runOf[placeLocality[place]] else { continue }
+            runs[k].append(a)
         }
         return runs
     }
@@ -620,17 +625,17 @@ extension AddressSearch {
     func streetMatches(street: Int32, q: ParsedAddress, penalty: Double, notes: [String], near number: HouseNumber? = nil) -> [ScoredMatch] {
         var out: [ScoredMatch] = []
         let points = addresses.points
-        let places = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
+        let range = places(ofStreet: street)
         // With a number: each city's address closest to it in number.
         let closest: [Int32?] = number.map { n in
             addressesByStreetPlace(street).map { run in run.min { abs(Int(points[Int($0)].number) - n.value) < abs(Int(points[Int($1)].number) - n.value) } }
         } ?? []
-        for i in places {
+        for i in range {
             let rep = points[Int(streetPlaces[i].representative)]
             let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
             var m = streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + [number == nil ? "no house number: the street" : "the street"])
             m.support = Int(streetPlaces[i].count)
-            if !closest.isEmpty, let near = closest[i - places.lowerBound] {
+            if !closest.isEmpty, let near = closest[i - range.lowerBound] {
                 m.location = GeoPoint(x: points[Int(near)].lon, y: points[Int(near)].lat)
                 m.notes.append("located at \(points[Int(near)].number), the nearest number known")
             }
@@ -665,21 +670,9 @@ extension AddressSearch {
         let points = addresses.points
         let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
         guard !la.isEmpty, !lb.isEmpty else { return nil }
-        var best = (Int32(0), Int32(0), Double.infinity)
-        let s = LocalMetricScale(latitude: points[Int(la.first!)].lat)
-        // Every pair of the two streets' points: their coordinates read once (in the pair loop,
-        // decoding whole points from the index's tables took 14 ms for two long streets, over
-        // the 10 ms a request may take: `scripts/fuzz`, "NE 37th Ave & NE Killingsworth St").
-        let other = lb.map { (x: points.lon(Int($0)) * s.metresPerDegreeX, y: points.lat(Int($0)) * s.metresPerDegreeY) }
-        for i in la {
-            let px = points.lon(Int(i)) * s.metresPerDegreeX, py = points.lat(Int(i)) * s.metresPerDegreeY
-            for (k, r) in other.enumerated() {
-                let dx = px - r.x, dy = py - r.y
-                let d = dx * dx + dy * dy
-                if d < best.2 { best = (i, lb[lb.startIndex + k], d) }
-            }
-        }
-        guard best.2 <= Self.crossingGap * Self.crossingGap else { return nil }
+        let s = LocalMetricScale(latitude: points.lat(Int(la[la.startIndex])))
+        guard let (bi, bj, bd) = Self.closestPair(la, lb, points: points, scale: s, within: Self.crossingGap) else { return nil }
+        let best = (bi, bj, bd)
         let gap = best.2.squareRoot()
         let pi = points[Int(best.0)], pj = points[Int(best.1)]
         var location = GeoPoint(x: (pi.lon + pj.lon) / 2, y: (pi.lat + pj.lat) / 2)
@@ -716,6 +709,47 @@ extension AddressSearch {
                            components: components)
     }
 
+    /// The closest pair of a point of `a` and a point of `b`, if within `reach` metres (squared
+    /// distance); among equally close pairs, the first of `a`, then of `b`.
+    ///
+    /// `b`'s points are put in cells `reach` wide, and each point of `a` looks in its cell and
+    /// the eight around it: a pair within reach lies in neighbouring cells. Every pair compared
+    /// was O(a·b): a street name in thirty cities has thirty times the points on each side, nine
+    /// hundred times the pairs (and 14 ms for two long streets of Portland alone, over the 10 ms a
+    /// request may take: `scripts/fuzz`, "NE 37th Ave & NE Killingsworth St").
+    static func closestPair(_ a: Slice<StoredIDs>, _ b: Slice<StoredIDs>, points: PointTable, scale s: LocalMetricScale,
+                            within reach: Double) -> (Int32, Int32, Double)? {
+        // Coordinates as stored; a damaged one (NaN, huge) is in no cell and meets nothing.
+        @inline(__always) func cell(_ x: Double, _ y: Double) -> (Int, Int)? {
+            let cx = (x / reach).rounded(.down), cy = (y / reach).rounded(.down)
+            guard abs(cx) < 1e9, abs(cy) < 1e9 else { return nil }
+            return (Int(cx), Int(cy))
+        }
+        var cells: [Int: [(k: Int, x: Double, y: Double)]] = [:]
+        for (k, j) in b.enumerated() {
+            let x = points.lon(Int(j)) * s.metresPerDegreeX, y = points.lat(Int(j)) * s.metresPerDegreeY
+            guard let (cx, cy) = cell(x, y) else { continue }
+            cells[cx &* 2_000_000_003 &+ cy, default: []].append((k, x, y))
+        }
+        var best: (i: Int, k: Int, d: Double)?
+        for (i, p) in a.enumerated() {
+            let px = points.lon(Int(p)) * s.metresPerDegreeX, py = points.lat(Int(p)) * s.metresPerDegreeY
+            guard let (cx, cy) = cell(px, py) else { continue }
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    for r in cells[(cx + dx) &* 2_000_000_003 &+ (cy + dy)] ?? [] {
+                        let ex = px - r.x, ey = py - r.y
+                        let d = ex * ex + ey * ey
+                        if let b = best, !(d < b.d || (d == b.d && i == b.i && r.k < b.k)) { continue }
+                        best = (i, r.k, d)
+                    }
+                }
+            }
+        }
+        guard let best, best.d <= reach * reach else { return nil }
+        return (a[a.startIndex + best.i], b[b.startIndex + best.k], best.d)
+    }
+
     /// The compass quadrant a corner qualifier names ("nec", "sw cor", "northwest corner"), as
     /// unit steps east and north; nil for anything else.
     static func cornerDirection(_ qualifier: String?) -> (east: Double, north: Double)? {
@@ -739,10 +773,10 @@ extension AddressSearch {
 
     /// Each street as the line through its address points within 150 m of its own point nearest
     /// the other street (`nearA`, `nearB`); where the two lines cross.
-    func crossingOfFittedLines(_ a: ArraySlice<Int32>, _ b: ArraySlice<Int32>, nearA: GeoPoint, nearB: GeoPoint,
+    func crossingOfFittedLines(_ a: Slice<StoredIDs>, _ b: Slice<StoredIDs>, nearA: GeoPoint, nearB: GeoPoint,
                                scale s: LocalMetricScale) -> GeoPoint? {
         let near = GeoPoint(x: (nearA.x + nearB.x) / 2, y: (nearA.y + nearB.y) / 2)
-        func line(_ list: ArraySlice<Int32>, around c: GeoPoint) -> (Double, Double, Double, Double)? {
+        func line(_ list: Slice<StoredIDs>, around c: GeoPoint) -> (Double, Double, Double, Double)? {
             var xs: [Double] = [], ys: [Double] = []
             for i in list {
                 let p = addresses.points[Int(i)]

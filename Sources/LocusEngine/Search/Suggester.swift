@@ -97,13 +97,13 @@ extension AddressSearch {
         var constraint: UInt8 = 0
         func apply(_ wordIDs: some Sequence<Int>) {
             for w in wordIDs {
-                for sp in postings[w] where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
+                for sp in streetPlaces(withWord: w) where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
             }
             constraint += 1
         }
         for w in words.prefix(8) {
-            if let i = vocabularyIndex[w] {
-                apply([Int(i)])
+            if let i = vocabularyID(w) {
+                apply([i])
             } else {
                 // A misspelt whole word: every word within the allowance.
                 let fuzzy = fuzzyWords(w)
@@ -131,7 +131,8 @@ extension AddressSearch {
             let rep = addresses.points[Int(sp.representative)]
             guard let r = rank(GeoPoint(x: rep.lon, y: rep.lat), popularity: Int(sp.count), request, quality: quality) else { continue }
             if out.count >= keep, r >= worstKept { continue }
-            let text = [addresses.streetDisplay[Int(sp.street)], sp.city, sp.state].filter { !$0.isEmpty }.joined(separator: ", ")
+            let l = localities[Int(sp.locality)]
+            let text = [addresses.streetDisplay[Int(sp.street)], l.city, l.state].filter { !$0.isEmpty }.joined(separator: ", ")
             out.append((r, Suggestion(text: text, type: .street, key: "s\(c)")))
             if out.count > keep * 4 {
                 out.sort { $0.0 < $1.0 }
@@ -170,9 +171,24 @@ extension AddressSearch {
     private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
+        // Per street, once: its tokens, and whether they alone account for the words and the
+        // prefix (then no place is looked at). A number's addresses are grouped by street, and a
+        // street is in many cities.
+        var streetSeen: [UInt32: (tokens: [String], alone: Bool)] = [:]
         for a in list {
             let p = addresses.points[Int(a)]
-            let streetTokens = streets[Int(p.street)].tokens
+            let street = streetSeen[p.street] ?? {
+                let tokens = streets[Int(p.street)].tokens
+                let alone = words.allSatisfy { tokens.contains($0) } && (prefix.map { pre in tokens.contains { $0.hasPrefix(pre) } } ?? true)
+                streetSeen[p.street] = (tokens, alone)
+                return (tokens, alone)
+            }()
+            if street.alone {
+                guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: 0) else { continue }
+                out.append((r, Suggestion(text: addresses.components(of: Int(a)).formatted, type: .address, key: "a\(a)")))
+                continue
+            }
+            let streetTokens = street.tokens
             let placeWords = placeTokens[Int(p.place)]
             var quality = 0.0
             var ok = true
