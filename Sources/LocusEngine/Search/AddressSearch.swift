@@ -105,6 +105,8 @@ public final class AddressSearch: Sendable {
         _ = streetsByLooseCore
         _ = coresByInitials
         _ = neighbourhoods
+        _ = localityCityKeys
+        _ = localitiesByPostcode
     }
 
     var typos: TypoIndexes {
@@ -136,6 +138,22 @@ public final class AddressSearch: Sendable {
     let localities: [Locality]
     /// The locality of each place, by place index.
     let placeLocality: [Int32]
+    /// Each locality's city as canonical tokens (`placeCityKey`'s form), and the localities of
+    /// each postcode: what a query's city or ZIP names (built on first use).
+    var localityCityKeys: [String] {
+        cityKeys.value { localities.map { AddressText.tokens($0.city).joined(separator: " ") } }
+    }
+    var localitiesByPostcode: [String: Set<Int32>] {
+        postcodeLocalities.value {
+            var out: [String: Set<Int32>] = [:]
+            for (p, place) in addresses.places.enumerated() where p < placeLocality.count && placeLocality[p] >= 0 {
+                out[place.postcode, default: []].insert(placeLocality[p])
+            }
+            return out
+        }
+    }
+    private let cityKeys = OnFirstUse<[String]>()
+    private let postcodeLocalities = OnFirstUse<[String: Set<Int32>]>()
     /// Sorted vocabulary of street-place tokens, and for each the street places it occurs in
     /// (`postings[postingStart[w]]`).
     let vocabulary: StoredStrings

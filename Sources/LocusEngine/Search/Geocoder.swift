@@ -364,12 +364,15 @@ extension AddressSearch {
         var lo = list.startIndex, hi = list.endIndex
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Int(points[Int(list[mid])].number) < number.value { lo = mid + 1 } else { hi = mid }
+            if Int(points.number(Int(list[mid]))) < number.value { lo = mid + 1 } else { hi = mid }
         }
         var out: [ScoredMatch] = []
+        let considered = consideredLocalities(ofStreet: street, q)
         var i = lo
-        while i < list.endIndex, Int(points[Int(list[i])].number) == number.value {
+        while i < list.endIndex, Int(points.number(Int(list[i]))) == number.value {
             let a = list[i]
+            i += 1
+            if let considered, !considered.contains(locality(ofAddress: a)) { continue }
             let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
             var p = penalty
             var n = notes
@@ -380,12 +383,11 @@ extension AddressSearch {
             }
             let (rp, rn) = regionPenalty(q, place: Int32(points[Int(a)].place))
             out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
-            i += 1
         }
         guard out.isEmpty else { return out }
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
-        for members in addressesByStreetPlace(street) where !members.isEmpty {
+        for members in addressesByStreetPlace(street, considering: q) where !members.isEmpty {
             if var m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) {
                 m.support = members.count
                 out.append(m)
@@ -395,21 +397,52 @@ extension AddressSearch {
     }
 
     /// A street's addresses (in number order) split by the city and state they are in: one run per
-    /// street place of the street (`streetPlaceStart`), each still in number order.
-    func addressesByStreetPlace(_ street: Int32) -> [[Int32]] {
-        let points = addresses.points
+    /// street place of the street (`streetPlaceStart`), each still in number order. With a query,
+    /// only the street places it considers (`consideredLocalities`) have their runs.
+    func addressesByStreetPlace(_ street: Int32, considering q: ParsedAddress? = nil) -> [[Int32]] {
         let range = places(ofStreet: street)
         var runs = [[Int32]](repeating: [], count: range.count)
+        let considered = q.flatMap { consideredLocalities(ofStreet: street, $0) }
         // A street's places by locality: one lookup per address (comparing city and state names
         // per address and street place grew with the square of a name's cities).
         var runOf: [Int32: Int] = [:]
-        for k in range { runOf[streetPlaces[k].locality] = runOf[streetPlaces[k].locality] ?? k - range.lowerBound }
+        for k in range where considered?.contains(streetPlaces[k].locality) ?? true {
+            runOf[streetPlaces[k].locality] = runOf[streetPlaces[k].locality] ?? k - range.lowerBound
+        }
         for a in addresses(onStreet: street) {
-            let place = Int(points[Int(a)].place)
-            guard place < placeLocality.count, let k = runOf[placeLocality[place]] else { continue }
+            guard let k = runOf[locality(ofAddress: a)] else { continue }
             runs[k].append(a)
         }
         return runs
+    }
+
+    /// The locality an address is in (-1 for none: a damaged file).
+    @inline(__always) func locality(ofAddress a: Int32) -> Int32 {
+        let place = Int(addresses.points.place(Int(a)))
+        return place < placeLocality.count ? placeLocality[place] : -1
+    }
+
+    /// A street is placed in at most this many of its cities per query: a name shared by many
+    /// cities (thirty synthetic ones at 30× Portland, "Main St" in a country) made every query on
+    /// it rank every city's numbers. Portland's streets are in at most 6.
+    static let streetPlaceCap = 8
+
+    /// The localities of a street's places that a query considers; nil for all of them (no more
+    /// than `streetPlaceCap`). Beyond that: those the query's city or ZIP code names first, then
+    /// those with the most addresses.
+    func consideredLocalities(ofStreet street: Int32, _ q: ParsedAddress) -> Set<Int32>? {
+        let range = places(ofStreet: street)
+        guard range.count > Self.streetPlaceCap else { return nil }
+        let city = q.city?.joined(separator: " ")
+        let zipLocalities = q.postcode.flatMap { localitiesByPostcode[$0] } ?? []
+        func named(_ k: Int) -> Bool {
+            let l = streetPlaces[k].locality
+            return zipLocalities.contains(l) || (city != nil && Int(l) < localityCityKeys.count && localityCityKeys[Int(l)] == city)
+        }
+        let chosen = range.map { (k: $0, named: named($0), count: streetPlaces[$0].count) }
+            .sorted { ($0.named ? 0 : 1, -$0.count, $0.k) < ($1.named ? 0 : 1, -$1.count, $1.k) }
+            .prefix(Self.streetPlaceCap)
+        return Set(chosen.map { streetPlaces[$0.k].locality })
     }
 
     /// Interpolation never spans more than this (metres): neighbours further apart are separate
@@ -440,7 +473,7 @@ extension AddressSearch {
         let n = number.value
         var lowerSame: Int?, upperSame: Int?, lowerAny: Int?, upperAny: Int?
         for (k, a) in members.enumerated() {
-            let v = Int(points[Int(a)].number)
+            let v = Int(points.number(Int(a)))
             if v < n {
                 lowerAny = k
                 if (v - n) % 2 == 0 { lowerSame = k }
@@ -458,7 +491,7 @@ extension AddressSearch {
             // US numbers start a new hundred at each cross street, so a number in the same hundred
             // as one neighbour lies in that neighbour's block: placed from it at that block's own
             // pace rather than on a straight line across the jump.
-            let na = Int(points[Int(members[a])].number), nb = Int(points[Int(members[b])].number)
+            let na = Int(points.number(Int(members[a]))), nb = Int(points.number(Int(members[b])))
             if na / 100 != nb / 100 {
                 let (anchor, step) = n / 100 == nb / 100 ? (b, 1) : (n / 100 == na / 100 ? (a, -1) : (-1, 0))
                 if anchor >= 0, let line = extrapolationLine(members, anchor: anchor, step: step, sameHundred: true),
@@ -626,11 +659,14 @@ extension AddressSearch {
         var out: [ScoredMatch] = []
         let points = addresses.points
         let range = places(ofStreet: street)
+        let considered = consideredLocalities(ofStreet: street, q)
         // With a number: each city's address closest to it in number.
         let closest: [Int32?] = number.map { n in
-            addressesByStreetPlace(street).map { run in run.min { abs(Int(points[Int($0)].number) - n.value) < abs(Int(points[Int($1)].number) - n.value) } }
+            addressesByStreetPlace(street, considering: q).map { run in
+                run.min { abs(Int(points.number(Int($0))) - n.value) < abs(Int(points.number(Int($1))) - n.value) }
+            }
         } ?? []
-        for i in range {
+        for i in range where considered?.contains(streetPlaces[i].locality) ?? true {
             let rep = points[Int(streetPlaces[i].representative)]
             let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
             var m = streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + [number == nil ? "no house number: the street" : "the street"])

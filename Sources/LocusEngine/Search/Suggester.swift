@@ -171,47 +171,83 @@ extension AddressSearch {
     private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
-        // Per street, once: its tokens, and whether they alone account for the words and the
-        // prefix (then no place is looked at). A number's addresses are grouped by street, and a
-        // street is in many cities.
-        var streetSeen: [UInt32: (tokens: [String], alone: Bool)] = [:]
+        // How each word and the prefix match a street's tokens and a city's, worked out once per
+        // street and per city (a number's addresses share few streets, each in many cities), and
+        // a place's postcode only for what those leave unmatched.
+        var streetWords: [UInt32: WordMatches] = [:], cityWords: [String: WordMatches] = [:]
+        let points = addresses.points
         for a in list {
-            let p = addresses.points[Int(a)]
-            let street = streetSeen[p.street] ?? {
-                let tokens = streets[Int(p.street)].tokens
-                let alone = words.allSatisfy { tokens.contains($0) } && (prefix.map { pre in tokens.contains { $0.hasPrefix(pre) } } ?? true)
-                streetSeen[p.street] = (tokens, alone)
-                return (tokens, alone)
+            let i = Int(a)
+            let s = points.street(i)
+            let street = streetWords[s] ?? {
+                let m = WordMatches(streets[Int(s)].tokens, words: words, prefix: prefix, in: self)
+                streetWords[s] = m
+                return m
             }()
-            if street.alone {
-                guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: 0) else { continue }
-                out.append((r, Suggestion(text: addresses.components(of: Int(a)).formatted, type: .address, key: "a\(a)")))
-                continue
-            }
-            let streetTokens = street.tokens
-            let placeWords = placeTokens[Int(p.place)]
             var quality = 0.0
-            var ok = true
-            for w in words where !streetTokens.contains(w) && !placeWords.contains(w) {
-                if w.count >= 3, (streetTokens + placeWords).contains(where: {
-                    EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil
-                }) {
-                    quality += 1
-                } else {
-                    ok = false
-                    break
-                }
+            if !street.accountsForAll {
+                let placeWords = placeTokens[Int(points.place(i))]
+                let cityKey = placeCityKey[Int(points.place(i))]
+                let city = cityWords[cityKey] ?? {
+                    let m = WordMatches(Array(placeWords.dropLast()), words: words, prefix: prefix, in: self)
+                    cityWords[cityKey] = m
+                    return m
+                }()
+                guard let q = street.quality(with: city, postcode: placeWords.last ?? "", words: words, prefix: prefix, in: self) else { continue }
+                quality = q
             }
-            guard ok else { continue }
-            if let prefix {
-                let m = prefixMatches(prefix, in: streetTokens + placeWords)
-                guard m.matched else { continue }
-                if m.typo { quality += 1 }
-            }
-            guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: quality) else { continue }
-            out.append((r, Suggestion(text: addresses.components(of: Int(a)).formatted, type: .address, key: "a\(a)")))
+            // As `PointTable` reads a damaged coordinate: 0.
+            let lon = points.lon(i), lat = points.lat(i)
+            let location = GeoPoint(x: abs(lon) <= 180 ? lon : 0, y: abs(lat) <= 90 ? lat : 0)
+            guard let r = rank(location, popularity: 1, request, quality: quality) else { continue }
+            out.append((r, Suggestion(text: addresses.components(of: i).formatted, type: .address, key: "a\(a)")))
         }
         return out
+    }
+
+    /// How the typed words and prefix match one list of words (a street's tokens, a city's). An
+    /// address matches its street's, city's and postcode's words together: each typed word whole
+    /// in one, or else (3+ letters) within the typo allowance of a word of one (a point off); the
+    /// prefix beginning a word of one, or else one edit from it (a point off).
+    struct WordMatches {
+        var whole: [Bool]
+        /// Worked out only where the word is not whole here.
+        var typo: [Bool]
+        var prefixWhole: Bool
+        var prefixTypo: Bool
+        let hasPrefix: Bool
+
+        init(_ list: [String], words: [String], prefix: String?, in search: AddressSearch) {
+            let whole = words.map { list.contains($0) }
+            self.whole = whole
+            typo = words.indices.map { k in !whole[k] && Self.typo(words[k], in: list) }
+            hasPrefix = prefix != nil
+            let m = prefix.map { search.prefixMatches($0, in: list) } ?? (matched: true, typo: false)
+            prefixWhole = m.matched && !m.typo
+            prefixTypo = m.matched && m.typo
+        }
+
+        static func typo(_ w: String, in list: [String]) -> Bool {
+            w.count >= 3 && list.contains { EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil }
+        }
+
+        /// The words and prefix all matched here, exactly: nothing else need be looked at.
+        var accountsForAll: Bool { whole.allSatisfy { $0 } && (prefixWhole || !hasPrefix) }
+
+        /// The quality (typos) of a match of these words, `city`'s and a postcode's together;
+        /// nil for none.
+        func quality(with city: WordMatches, postcode: String, words: [String], prefix: String?, in search: AddressSearch) -> Double? {
+            var quality = 0.0
+            for k in whole.indices where !whole[k] && !city.whole[k] && words[k] != postcode {
+                guard typo[k] || city.typo[k] || Self.typo(words[k], in: [postcode]) else { return nil }
+                quality += 1
+            }
+            if let prefix, !prefixWhole, !city.prefixWhole, !postcode.hasPrefix(prefix) {
+                guard prefixTypo || city.prefixTypo || search.prefixMatches(prefix, in: [postcode]).matched else { return nil }
+                quality += 1
+            }
+            return quality
+        }
     }
 
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
