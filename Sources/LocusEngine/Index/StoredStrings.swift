@@ -34,6 +34,9 @@ struct StoredStrings: RandomAccessCollection, Sendable {
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes.bytes[range]), as: UTF8.self)
     }
 
+    /// The UTF-8 bytes of string `i`, valid while this table is.
+    func utf8(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes.bytes[starts[i]]) }
+
     /// The first position whose string is not below `key`, in strings sorted as Swift orders
     /// them (a damaged table is searched all the same, and answers wrongly).
     func firstIndex(notBelow key: String) -> Int {

@@ -508,7 +508,60 @@ struct StreetTable: RandomAccessCollection, Sendable {
     var endIndex: Int { tokens.count }
 
     subscript(i: Int) -> AddressSearch.Street {
-        let t = tokens[i].split(separator: " ").map(String.init)
+        let t = tokens(i)
         return AddressSearch.Street(parts: StreetNameParts(tokens: t), tokens: t)
+    }
+
+    /// The tokens alone, without working out the name's parts.
+    func tokens(_ i: Int) -> [String] { tokens[i].split(separator: " ").map(String.init) }
+
+    /// Whether a word is one of street `i`'s tokens (`whole`), or begins one, compared as bytes
+    /// where the tokens lie, without decoding them; nil when the street's tokens or the word are
+    /// not all ASCII (where String comparison may differ from bytes').
+    func has(_ word: String, whole: Bool, street i: Int) -> Bool? {
+        anyToken(of: i, word) { t, w in whole ? t.elementsEqual(w) : t.count >= w.count && t.prefix(w.count).elementsEqual(w) }
+    }
+
+    /// Whether a word of 3+ letters is within the typo allowance of one of street `i`'s tokens
+    /// (as `EditDistance` with the allowance of the longer), on the bytes; nil outside ASCII.
+    func hasTypo(of word: String, street i: Int) -> Bool? {
+        anyToken(of: i, word) { t, w in
+            w.count >= 3 && EditDistance.distance(utf8: t, w, limit: EditDistance.allowance(forLength: Swift.max(w.count, t.count))) != nil
+        }
+    }
+
+    /// Whether `prefix` is one edit from the beginning of one of street `i`'s tokens (as
+    /// `AddressSearch.prefixMatches` decides it, which has first found no token it begins), on
+    /// the bytes; nil outside ASCII.
+    func hasPrefixTypo(_ prefix: String, street i: Int) -> Bool? {
+        anyToken(of: i, prefix) { t, p in
+            guard p.count >= 4, t.count >= p.count - 1 else { return false }
+            for n in [p.count - 1, p.count, p.count + 1] where n <= t.count {
+                if EditDistance.distance(utf8: UnsafeRawBufferPointer(rebasing: t[0..<n]), p, limit: 1) != nil { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether `test` holds for one of street `i`'s tokens and the word, both as ASCII bytes
+    /// (for ASCII, characters are bytes); nil when either is not ASCII.
+    private func anyToken(of i: Int, _ word: String, _ test: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool? {
+        withExtendedLifetime(tokens) {
+            let b = tokens.utf8(i)
+            guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+            var word = word
+            return word.withUTF8 { raw -> Bool? in
+                let w = UnsafeRawBufferPointer(raw)
+                guard !w.contains(where: { $0 >= 0x80 }) else { return nil }
+                var start = 0
+                while start < b.count {
+                    var end = start
+                    while end < b.count, b[end] != 0x20 { end += 1 }
+                    if test(UnsafeRawBufferPointer(rebasing: b[start..<end]), w) { return true }
+                    start = end + 1
+                }
+                return false
+            }
+        }
     }
 }

@@ -171,30 +171,64 @@ extension AddressSearch {
     private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
-        // How each word and the prefix match a street's tokens and a city's, worked out once per
-        // street and per city (a number's addresses share few streets, each in many cities), and
-        // a place's postcode only for what those leave unmatched.
-        var streetWords: [UInt32: WordMatches] = [:], cityWords: [String: WordMatches] = [:]
+        // A number's addresses share few streets, each in many cities: a street's tokens, and
+        // whether a word or the prefix is a typo of one of its (or a city's) words, are worked
+        // out once per query, when first needed.
+        var streetTokens: [UInt32: [String]] = [:]
+        var typos: [TypoKey: Bool] = [:]
+        let typed = words
+        func typo(_ k: Int, _ key: TypoKey, in words: @autoclosure () -> [String]) -> Bool {
+            if let known = typos[key] { return known }
+            let w = k < typed.count ? typed[k] : (prefix ?? "")
+            // A street's tokens compared where they lie when they and the word are ASCII.
+            if case .street(let s, _) = key,
+               let found = k < typed.count ? streets.hasTypo(of: w, street: Int(s)) : streets.hasPrefixTypo(w, street: Int(s)) {
+                typos[key] = found
+                return found
+            }
+            let list = words()
+            let found = k < typed.count
+                ? w.count >= 3 && list.contains { EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil }
+                : prefixMatches(w, in: list).typo
+            typos[key] = found
+            return found
+        }
         let points = addresses.points
         for a in list {
             let i = Int(a)
-            let s = points.street(i)
-            let street = streetWords[s] ?? {
-                let m = WordMatches(streets[Int(s)].tokens, words: words, prefix: prefix, in: self)
-                streetWords[s] = m
-                return m
-            }()
+            let s = points.street(i), place = Int(points.place(i))
+            // The street's tokens decoded only when bytes cannot decide (a typo, text outside ASCII).
+            var decoded: [String]?
+            func tokens() -> [String] {
+                if let decoded { return decoded }
+                let t = streetTokens[s] ?? streets.tokens(Int(s))
+                streetTokens[s] = t
+                decoded = t
+                return t
+            }
+            func inStreet(_ w: String, whole: Bool) -> Bool {
+                streets.has(w, whole: whole, street: Int(s)) ?? tokens().contains { whole ? $0 == w : $0.hasPrefix(w) }
+            }
+            let placeWords = placeTokens[place]
+            let city = place < placeLocality.count ? placeLocality[place] : -1
             var quality = 0.0
-            if !street.accountsForAll {
-                let placeWords = placeTokens[Int(points.place(i))]
-                let cityKey = placeCityKey[Int(points.place(i))]
-                let city = cityWords[cityKey] ?? {
-                    let m = WordMatches(Array(placeWords.dropLast()), words: words, prefix: prefix, in: self)
-                    cityWords[cityKey] = m
-                    return m
-                }()
-                guard let q = street.quality(with: city, postcode: placeWords.last ?? "", words: words, prefix: prefix, in: self) else { continue }
-                quality = q
+            var ok = true
+            for (k, w) in words.enumerated() where !inStreet(w, whole: true) && !placeWords.contains(w) {
+                if w.count >= 3, typo(k, .street(s, k), in: tokens()) || typo(k, .city(city, k), in: Array(placeWords.dropLast()))
+                    || typo(k, .place(place, k), in: Array(placeWords.suffix(1))) {
+                    quality += 1
+                } else {
+                    ok = false
+                    break
+                }
+            }
+            guard ok else { continue }
+            if let prefix, !inStreet(prefix, whole: false), !placeWords.contains(where: { $0.hasPrefix(prefix) }) {
+                // Not the beginning of a word: one edit from one (`prefixMatches`), a point off.
+                let k = words.count
+                guard prefix.count >= 4, typo(k, .street(s, k), in: tokens()) || typo(k, .city(city, k), in: Array(placeWords.dropLast()))
+                        || typo(k, .place(place, k), in: Array(placeWords.suffix(1))) else { continue }
+                quality += 1
             }
             // As `PointTable` reads a damaged coordinate: 0.
             let lon = points.lon(i), lat = points.lat(i)
@@ -205,49 +239,12 @@ extension AddressSearch {
         return out
     }
 
-    /// How the typed words and prefix match one list of words (a street's tokens, a city's). An
-    /// address matches its street's, city's and postcode's words together: each typed word whole
-    /// in one, or else (3+ letters) within the typo allowance of a word of one (a point off); the
-    /// prefix beginning a word of one, or else one edit from it (a point off).
-    struct WordMatches {
-        var whole: [Bool]
-        /// Worked out only where the word is not whole here.
-        var typo: [Bool]
-        var prefixWhole: Bool
-        var prefixTypo: Bool
-        let hasPrefix: Bool
-
-        init(_ list: [String], words: [String], prefix: String?, in search: AddressSearch) {
-            let whole = words.map { list.contains($0) }
-            self.whole = whole
-            typo = words.indices.map { k in !whole[k] && Self.typo(words[k], in: list) }
-            hasPrefix = prefix != nil
-            let m = prefix.map { search.prefixMatches($0, in: list) } ?? (matched: true, typo: false)
-            prefixWhole = m.matched && !m.typo
-            prefixTypo = m.matched && m.typo
-        }
-
-        static func typo(_ w: String, in list: [String]) -> Bool {
-            w.count >= 3 && list.contains { EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil }
-        }
-
-        /// The words and prefix all matched here, exactly: nothing else need be looked at.
-        var accountsForAll: Bool { whole.allSatisfy { $0 } && (prefixWhole || !hasPrefix) }
-
-        /// The quality (typos) of a match of these words, `city`'s and a postcode's together;
-        /// nil for none.
-        func quality(with city: WordMatches, postcode: String, words: [String], prefix: String?, in search: AddressSearch) -> Double? {
-            var quality = 0.0
-            for k in whole.indices where !whole[k] && !city.whole[k] && words[k] != postcode {
-                guard typo[k] || city.typo[k] || Self.typo(words[k], in: [postcode]) else { return nil }
-                quality += 1
-            }
-            if let prefix, !prefixWhole, !city.prefixWhole, !postcode.hasPrefix(prefix) {
-                guard prefixTypo || city.prefixTypo || search.prefixMatches(prefix, in: [postcode]).matched else { return nil }
-                quality += 1
-            }
-            return quality
-        }
+    /// Whether typed word `k` (the prefix: `k` = the words' count) is a typo of a word of a
+    /// street, a city or a place's postcode.
+    enum TypoKey: Hashable {
+        case street(UInt32, Int)
+        case city(Int32, Int)
+        case place(Int, Int)
     }
 
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
