@@ -8,9 +8,18 @@ public enum EditDistance {
 
     /// The distance, or nil when it is more than `limit`.
     public static func distance(_ a: String, _ b: String, limit: Int) -> Int? {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        // Lengths and equality before anything else: most pairs a typo search tries differ in
+        // length (the suggester tries every typed word against every street's and city's words).
+        if abs(a.utf8.count - b.utf8.count) > limit { return nil }
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in distance(utf8: UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y), limit: limit) } }
+    }
+
+    /// The distance between two texts' UTF-8 bytes, or nil when it is more than `limit`.
+    public static func distance(utf8 x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer, limit: Int) -> Int? {
         if abs(x.count - y.count) > limit { return nil }
-        if x == y { return 0 }
+        if x.elementsEqual(y) { return 0 }
+        if limit <= 0 { return nil }
         let n = x.count, m = y.count
         if n == 0 { return m <= limit ? m : nil }
         if m == 0 { return n <= limit ? n : nil }

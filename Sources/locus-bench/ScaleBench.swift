@@ -36,6 +36,8 @@ extension LocusBench {
         @Option(help: "Geocodes in flight at once (over two connections) for the throughput figure.") var inFlight: Int = 32
         @Flag(help: "Serve with --map-index (the address tables used where they lie in the file).") var mapIndex = false
         @Flag(help: "Keep the synthetic sources and indexes (they are removed after each size otherwise).") var keep = false
+        @Flag(help: "Measure an index a run with --keep left in --work (same copies), without writing or building it again: its build columns are then empty.")
+        var reuse = false
 
         func validate() throws {
             guard !sizes.isEmpty, sizes.allSatisfy({ (1...200).contains($0) }) else {
@@ -65,17 +67,25 @@ extension LocusBench {
         func measure(copies n: Int, source: ScaleSource, locus: String) async throws -> String {
             let dir = URL(fileURLWithPath: work).appendingPathComponent("x\(n)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            defer { if !keep { try? FileManager.default.removeItem(at: dir) } }
+            defer { if !keep && !reuse { try? FileManager.default.removeItem(at: dir) } }
             let addresses = dir.appendingPathComponent("addresses.csv").path
             let polygons = dir.appendingPathComponent("neighbourhoods.geojson").path
             let index = dir.appendingPathComponent("x\(n).locus").path
-            Output.note("\(n)×: writing the synthetic sources")
-            let queries = try source.write(copies: n, addresses: addresses, polygons: polygons)
-            Output.note("\(n)×: building")
-            var build = ["index", "build", "--addresses", addresses, "--layer", "neighborhoods=\(polygons)", "-o", index]
-            if let maxMemory { build += ["--max-memory", String(maxMemory)] }
-            let built = try ChildProcess.run(locus, build)
-            guard built.status == 0 else { throw ValidationError("locus index build failed (exit \(built.status))") }
+            let queries: ScaleSource.Queries
+            let built: ChildProcess.Outcome
+            if reuse {
+                guard FileManager.default.fileExists(atPath: index) else { throw ValidationError("--reuse: no index at \(index)") }
+                queries = try source.write(copies: n, addresses: nil, polygons: nil)
+                built = ChildProcess.Outcome(status: 0, seconds: .nan, peakMB: .nan)
+            } else {
+                Output.note("\(n)×: writing the synthetic sources")
+                queries = try source.write(copies: n, addresses: addresses, polygons: polygons)
+                Output.note("\(n)×: building")
+                var build = ["index", "build", "--addresses", addresses, "--layer", "neighborhoods=\(polygons)", "-o", index]
+                if let maxMemory { build += ["--max-memory", String(maxMemory)] }
+                built = try ChildProcess.run(locus, build)
+                guard built.status == 0 else { throw ValidationError("locus index build failed (exit \(built.status))") }
+            }
             let fileSize = (try FileManager.default.attributesOfItem(atPath: index)[.size] as? Int) ?? 0
 
             Output.note("\(n)×: one-shot starts")
@@ -102,8 +112,9 @@ extension LocusBench {
             let served = try await ServedIndex.measure(locus: locus, index: index, mapped: mapIndex, dir: dir, queries: queries,
                                                        requests: requests, geocodes: geocodes, inFlight: inFlight)
             func ms(_ l: (Double, Double)) -> String { String(format: "%.2f / %.2f ms", l.0 * 1000, l.1 * 1000) }
-            return "| \(n) | \(queries.count.formatted()) | " + String(format: "%.1f s", built.seconds)
-                + String(format: " | %.0f MB | %.0f MB | ", built.peakMB, Double(fileSize) / 1_048_576)
+            let build = built.seconds.isNaN ? "– | –" : String(format: "%.1f s | %.0f MB", built.seconds, built.peakMB)
+            return "| \(n) | \(queries.count.formatted()) | " + build
+                + String(format: " | %.0f MB | ", Double(fileSize) / 1_048_576)
                 + starts.joined(separator: " · ")
                 + String(format: " | %.0f ms | %.0f MB | ", served.firstAnswer * 1000, served.rssMB)
                 + [served.reverse, served.within, served.suggest, served.geocode].map(ms).joined(separator: " | ")
@@ -164,11 +175,16 @@ struct ScaleSource {
         var addresses: [String] = []
     }
 
-    /// Writes N copies; returns the query set drawn evenly from all of them (seeded).
-    func write(copies n: Int, addresses: String, polygons path: String) throws -> Queries {
-        FileManager.default.createFile(atPath: addresses, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: addresses) else { throw ValidationError("cannot write \(addresses)") }
-        defer { try? out.close() }
+    /// Writes N copies; returns the query set drawn evenly from all of them (seeded). Without
+    /// paths, only the query set (the same one).
+    func write(copies n: Int, addresses: String?, polygons path: String?) throws -> Queries {
+        var out: FileHandle?
+        if let addresses {
+            FileManager.default.createFile(atPath: addresses, contents: nil)
+            guard let handle = FileHandle(forWritingAtPath: addresses) else { throw ValidationError("cannot write \(addresses)") }
+            out = handle
+        }
+        defer { try? out?.close() }
         var queries = Queries()
         var random = SeededGenerator(seed: 20261124)
         let sampleEvery = max(1, rows.count * n / 4000)
@@ -184,7 +200,7 @@ struct ScaleSource {
                 fields[columns.lat] = String(format: "%.7f", y)
                 if !fields[columns.city].isEmpty { fields[columns.city] += suffix }
                 if let zip = Int(fields[columns.postcode]) { fields[columns.postcode] = String(format: "%05d", (zip + 1000 * k) % 100_000) }
-                chunk += fields.joined(separator: ",") + "\n"
+                if out != nil { chunk += fields.joined(separator: ",") + "\n" }
                 queries.count += 1
                 if queries.count % sampleEvery == 0, !fields[columns.number].isEmpty, !fields[columns.street].isEmpty {
                     // Field positions: an address point moved up to 30 m, as a tree beside the lot.
@@ -193,13 +209,14 @@ struct ScaleSource {
                     queries.addresses.append("\(fields[columns.number]) \(fields[columns.street]), \(fields[columns.city])")
                 }
                 if chunk.utf8.count > 1 << 22 {
-                    try out.write(contentsOf: Data(chunk.utf8))
+                    try out?.write(contentsOf: Data(chunk.utf8))
                     chunk = ""
                 }
             }
         }
-        try out.write(contentsOf: Data(chunk.utf8))
+        try out?.write(contentsOf: Data(chunk.utf8))
         guard !queries.points.isEmpty else { throw ValidationError("no queries drawn") }
+        guard let path else { return queries }
 
         var object = polygons
         let features = (polygons["features"] as? [[String: Any]]) ?? []

@@ -20,6 +20,9 @@ import Testing
         return Dictionary(uniqueKeysWithValues: directory.sections.map { ($0.name, $0) })
     }
 
+    /// The neighbourhoods' grid (`LayerTables`).
+    static let layerTables = Set(["grid", "cells", "entries", "band_edges", "edges", "edge_start", "labels"].map { "layer.neighborhoods.\($0)" })
+
     /// Tree positions in front of real lots, and addresses as typed, from the Portland index itself.
     static func queries(_ index: LocusIndex) throws -> (points: [GeoPoint], texts: [String]) {
         let addresses = try #require(index.addresses)
@@ -41,9 +44,12 @@ import Testing
     @Test func theTablesFollowTheDatabaseWhichSQLiteStillFindsWhole() throws {
         let path = try TestSupport.portlandIndexPath()
         let sections = try Self.sections(path)
-        #expect(Set(sections.keys) == ["address_points", "address_cells", "address_frontage", "search_street_start", "search_by_street",
+        #expect(Set(sections.keys) == Set(["address_points", "address_cells", "address_frontage", "search_street_start", "search_by_street",
                                        "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
-                                       "search_posting_start", "search_postings", "search_lists", "search_street_tokens"])
+                                       "search_street_place_start", "search_posting_start", "search_postings", "search_lists",
+                                       "search_areas", "search_core_start", "search_core_streets", "search_vocabulary",
+                                       "search_vocabulary_start", "search_core_keys", "search_core_keys_start", "search_street_tokens",
+                                       "search_street_tokens_start"]).union(Self.layerTables))
         #expect(sections["address_points"]?.length == 435_177 * 40)
         var db: OpaquePointer?
         #expect(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
@@ -85,15 +91,22 @@ import Testing
 
     /// Nothing checks the tables' payload at open (it would read all of it): values a damaged
     /// file holds (streets, places and neighbours beyond their tables, NaN and huge coordinates,
-    /// cell starts out of order) must answer without a trap. Without the clamps in `PointTable`
-    /// and `AddressIndex.cellRange`, this test ends the test process.
+    /// cell starts out of order, ids beyond their tables) must answer without a trap. Without the
+    /// clamps in `PointTable`, `AddressIndex.cellRange`, `StoredIDs`, `StoredRuns`,
+    /// `StreetPlaceTable` and `BoundaryLayer.cellRange`, this test ends the test process.
     @Test(arguments: [true, false])
     func garbageInTheTablesAnswersWithoutATrap(mapped: Bool) throws {
         let good = try TestSupport.portlandIndexPath()
         var data = try Data(contentsOf: URL(fileURLWithPath: good))
         let sections = try Self.sections(good)
         var random = SeededGenerator(seed: 1313)
-        for name in ["address_points", "address_cells", "address_frontage"] {
+        let damaged = ["address_points", "address_cells", "address_frontage", "search_street_start", "search_by_street",
+                       "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
+                       "search_street_place_start", "search_posting_start", "search_postings", "search_core_start",
+                       "search_core_streets", "search_vocabulary", "search_vocabulary_start", "search_core_keys",
+                       "search_core_keys_start", "search_street_tokens", "search_street_tokens_start", "search_areas"]
+            + Self.layerTables.subtracting(["layer.neighborhoods.grid"]).sorted()
+        for name in damaged {
             let s = try #require(sections[name])
             // A run of 0xFF bytes and a run of random ones in every table.
             for i in (s.offset + s.length / 3)..<(s.offset + s.length / 3 + min(8_192, s.length / 4)) { data[i] = 0xFF }
@@ -117,30 +130,61 @@ import Testing
                 }
             }
         }
+        var covered = 0
+        for p in points {
+            var r = WithinRequest(location: p)
+            r.nearestWithin = 500
+            covered += try locator.within(r).features.isEmpty ? 0 : 1
+        }
         for t in texts {
             _ = try locator.geocode(GeocodeRequest(.text(t)))
             _ = try locator.suggest(SuggestRequest(text: String(t.prefix(9))))
+            _ = try locator.suggest(SuggestRequest(text: String(t.prefix(3))))
         }
-        // Most of the tables are intact, so most answers are still there.
+        // Most of the tables are intact, so most answers are still there (fewer polygons: the
+        // layer's tables are small, and their damage reaches more of them).
         #expect(answers > 3_000)
+        #expect(covered > 500)
     }
 }
 
 extension IndexTablesTests {
-    /// The search tables are checked as they are read (every address within the points, every
-    /// run in order): damage there is a refused index, never a trap in a later query.
-    @Test(arguments: ["search_by_street", "search_by_number", "search_street_start", "search_street_places", "search_lists"])
-    func damagedSearchTablesAreARefusedIndex(_ name: String) throws {
+    /// What an open reads whole (the search lists, a layer's grid header) or relies on the shape
+    /// of (one run start per street, per number, per word; one cell start per cell) is checked at
+    /// open: damage there is a refused index, never a trap in a later query.
+    @Test(arguments: [("search_lists", 0), ("layer.neighborhoods.grid", 0), ("search_street_start", 4), ("search_number_start", 4),
+                      ("search_posting_start", 4), ("search_street_place_start", 4), ("search_core_start", 4),
+                      ("search_vocabulary_start", 4), ("search_street_tokens_start", 4), ("layer.neighborhoods.cells", 4),
+                      ("layer.neighborhoods.edge_start", 4), ("layer.neighborhoods.labels", 16)])
+    func damagedOrCutTablesAreARefusedIndex(_ name: String, cut: Int) throws {
         let good = try TestSupport.portlandIndexPath()
         var data = try Data(contentsOf: URL(fileURLWithPath: good))
         let s = try #require(try Self.sections(good)[name])
-        for i in (s.offset + s.length / 2)..<(s.offset + s.length / 2 + min(64, s.length / 2)) { data[i] = 0xFF }
+        if cut == 0 {
+            for i in s.offset..<(s.offset + min(64, s.length)) { data[i] = 0xFF }
+        } else {
+            // One record fewer: a new directory says the table is shorter than its shape.
+            let entries = try Self.sections(good).values.map { e in
+                #"{"length":\#(e.name == name ? e.length - cut : e.length),"name":"\#(e.name)","offset":\#(e.offset)}"#
+            }
+            let directory = Data(#"{"sections":[\#(entries.joined(separator: ","))]}"#.utf8)
+            data = data.prefix(data.count - 32)
+            let offset = data.count
+            data.append(directory)
+            var tail = Data("LOCUSSEC".utf8)
+            withUnsafeBytes(of: UInt64(offset).littleEndian) { tail.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt64(directory.count).littleEndian) { tail.append(contentsOf: $0) }
+            tail.append(Data("LOCUSEND".utf8))
+            data.append(tail)
+        }
         let path = TestSupport.temporaryDirectory().appendingPathComponent("\(name).locus").path
         try data.write(to: URL(fileURLWithPath: path))
         for mapped in [true, false] {
             #expect { try LocusIndex(path: path, mapped: mapped) } throws: { ($0 as? LocusError)?.code == .invalidIndex }
-            // Without search, the same file still answers reverse geocoding.
-            #expect(try LocusIndex(path: path, loading: [.addresses], mapped: mapped).addresses?.count == 435_177)
+            if !name.hasPrefix("layer.") {
+                // Without search, the same file still answers reverse geocoding.
+                #expect(try LocusIndex(path: path, loading: [.addresses], mapped: mapped).addresses?.count == 435_177)
+            }
         }
     }
 }

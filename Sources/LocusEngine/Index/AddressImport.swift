@@ -371,11 +371,17 @@ extension IndexWriter {
             add(rank, group)
         }
 
-        var tables = SearchTables.packStreetLevel(d)
-        // The file's order of old: street start, the four that grow with addresses, then the rest.
-        tables.insert(contentsOf: [("search_by_street", .file(byStreet)), ("search_number_keys", .bytes(SearchTables.bytes(keys))),
-                                   ("search_number_start", .bytes(SearchTables.bytes(starts))), ("search_by_number", .file(byNumber))], at: 1)
-        return tables
+        // The tables that grow with streets, from what the passes gathered (those that grow with
+        // the addresses are the files above).
+        let (vocabulary, postings) = d.wordIndex()
+        let streetLevel = AddressSearch.PointDerived(
+            streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: [], streetPlaces: d.streetPlaces,
+            localities: d.localities.map { [$0.city, $0.state] }, numberKeys: [], numberStart: [], byNumber: [],
+            vocabulary: vocabulary, postings: postings, postcodes: d.postcodes, cities: d.cities)
+        return [("search_street_start", .bytes(SearchTables.bytes(d.streetStart))), ("search_by_street", .file(byStreet)),
+                ("search_number_keys", .bytes(SearchTables.bytes(keys))), ("search_number_start", .bytes(SearchTables.bytes(starts))),
+                ("search_by_number", .file(byNumber))]
+            + SearchTables.packPerStreet(streetLevel).map { ($0.name, .bytes($0.bytes)) }
     }
 
     private func scratch(_ name: String, hashed: Bool = false) throws(LocusError) -> ScratchFile {

@@ -450,6 +450,8 @@ struct IndexWriter {
             content.update("\(source.name)\u{1}\(f.id)\u{1}\(f.name)\u{1}\(attributes)")
             content.update(f.wkb)
         }
+        // The layer's grid, as an open used to build it from the rows just written (`LayerTables`).
+        sections += LayerTables.pack(try LocusIndex.loadLayer(db, name: source.name, expected: features.count)).map { ($0.name, .bytes($0.bytes)) }
         let rejected = issues.filter { $0.outcome == .rejected }.count
         try db.prepare("INSERT INTO layers(name, source, crs, name_field, id_field, feature_count, fields) VALUES (?,?,?,?,?,?,?)")
             .run([.text(source.name), .text(URL(fileURLWithPath: source.path).lastPathComponent), .text(crsName),

@@ -4,7 +4,7 @@
 /// `AddressIndex`), follow the database's pages as `IndexSections`, used where they lie. Bump `version` on any change a reader of
 /// the previous version would misread: servers refuse an index of another version.
 enum IndexSchema {
-    static let version = 4
+    static let version = 5
 
     static let create = """
     CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,4 +43,6 @@ enum IndexSchema {
     // Version 3 adds the `address_frontage` blob: each address's `LotFrontage`, in point order.
     // Version 4 moves `address_points`, `address_cells` and `address_frontage` from blobs to
     // sections after the database, mapped rather than copied at open.
+    // Version 5 adds each layer's grid (`LayerTables`) and search's street-level tables
+    // (`SearchTables`) as sections, used where they lie rather than derived at open.
 }

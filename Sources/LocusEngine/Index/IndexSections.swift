@@ -75,12 +75,13 @@ enum IndexSections {
         case copied
     }
 
-    /// The sections of an index file, each checked to lie within the file before the directory.
-    static func read(path: String, _ residence: Residence) throws(LocusError) -> [String: PackedBytes] {
+    /// The sections of an index file, each checked to lie within the file before the directory;
+    /// of them, those `keeping` names (the others are not copied).
+    static func read(path: String, _ residence: Residence, keeping: (String) -> Bool = { _ in true }) throws(LocusError) -> [String: PackedBytes] {
         switch residence {
         case .mapped:
             let file = try MappedFile(path: path)
-            return try parse(path: path, size: file.bytes.count) { range in
+            return try parse(path: path, size: file.bytes.count, keeping: keeping) { range in
                 PackedBytes(bytes: UnsafeRawBufferPointer(rebasing: file.bytes[range]), owner: file)
             }
         case .copied:
@@ -90,7 +91,7 @@ enum IndexSections {
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw LocusError(.invalidIndex, "cannot read \(path): \(String(cString: strerror(errno)))") }
             var cutShort = false
-            let out = try parse(path: path, size: Int(info.st_size)) { range in
+            let out = try parse(path: path, size: Int(info.st_size), keeping: keeping) { range in
                 let storage = OwnedBytes(count: range.count)
                 var done = 0
                 while done < range.count {
@@ -106,7 +107,8 @@ enum IndexSections {
         }
     }
 
-    private static func parse(path: String, size: Int, _ read: (Range<Int>) -> PackedBytes) throws(LocusError) -> [String: PackedBytes] {
+    private static func parse(path: String, size: Int, keeping: (String) -> Bool,
+                              _ read: (Range<Int>) -> PackedBytes) throws(LocusError) -> [String: PackedBytes] {
         let damaged = LocusError(.invalidIndex, "\(path): the address tables are missing or damaged; rebuild the index")
         guard size >= footerSize else { throw damaged }
         // Each part read is kept (its owner may be a copy, freed with it) while its bytes are used.
@@ -127,11 +129,12 @@ enum IndexSections {
         // In file order, without overlaps or repeated names: what is read (or copied) is then at
         // most the file, whatever a damaged or hostile directory lists.
         var previousEnd = 0
+        var names = Set<String>()
         for e in directory.sections.sorted(by: { $0.offset < $1.offset }) {
             guard e.offset >= previousEnd, e.length >= 0, e.offset % alignment == 0, e.offset <= start, e.length <= start - e.offset,
-                  out[e.name] == nil else { throw damaged }
+                  names.insert(e.name).inserted else { throw damaged }
             previousEnd = e.offset + e.length
-            out[e.name] = read(e.offset..<previousEnd)
+            if keeping(e.name) { out[e.name] = read(e.offset..<previousEnd) }
         }
         return out
     }

@@ -83,15 +83,18 @@ public final class LocusIndex: Sendable {
         let db = try SQLiteDatabase(path: path, mode: .readOnly)
         let metadata = try Self.readMetadata(db, path: path)
         self.metadata = metadata
-        let wantsAddresses = parts.contains(.addresses) || parts.contains(.search)
+        let wantsAddresses = (parts.contains(.addresses) || parts.contains(.search)) && metadata.values["address_count"] != nil
+        let wantsLayers = (parts.contains(.layers) || parts.contains(.search)) && !metadata.layers.isEmpty
         // The tables are used as they lie in the file (`IndexSections`): nothing is decoded or
         // checked at open, so an open costs the same at any size (mapped) or a copy (copied).
-        let sections = wantsAddresses && metadata.values["address_count"] != nil
-            ? try IndexSections.read(path: metadata.path, mapped ? .mapped : .copied) : [:]
-        addresses = wantsAddresses && metadata.values["address_count"] != nil ? try Self.loadAddresses(db, metadata, sections) : nil
+        let sections = wantsAddresses || wantsLayers
+            ? try IndexSections.read(path: metadata.path, mapped ? .mapped : .copied) { wantsAddresses || $0.hasPrefix("layer.") } : [:]
+        addresses = wantsAddresses ? try Self.loadAddresses(db, metadata, sections) : nil
         var layers: [String: BoundaryLayer] = [:]
-        if parts.contains(.layers) || parts.contains(.search) {
-            for info in metadata.layers { layers[info.name] = try Self.loadLayer(db, name: info.name, expected: info.featureCount) }
+        if wantsLayers {
+            for info in metadata.layers {
+                layers[info.name] = try Self.openLayer(db, name: info.name, expected: info.featureCount, sections, path: path)
+            }
         }
         self.layers = layers
         if let addresses, let name = metadata.values["lot_layer"] {
@@ -99,7 +102,11 @@ public final class LocusIndex: Sendable {
                 throw LocusError(.invalidIndex, "\(path): the lot layer \(name) is missing; rebuild the index")
             }
             let layer: BoundaryLayer
-            if let loaded = layers[name] { layer = loaded } else { layer = try Self.loadLayer(db, name: name, expected: info.featureCount) }
+            if let loaded = layers[name] {
+                layer = loaded
+            } else {
+                layer = try Self.openLayer(db, name: name, expected: info.featureCount, sections, path: path)
+            }
             let reach = metadata.values["lot_reach"].flatMap(Double.init) ?? LotLayer.defaultReach
             let blob = try db.prepare("SELECT data FROM blobs WHERE name = ?")
             try blob.bind([.text("lot_addresses")])
@@ -212,35 +219,52 @@ public final class LocusIndex: Sendable {
                             places: places, suffixes: suffixes, frontage: frontage)
     }
 
+    /// A layer as the builder wrote it, from its polygons' WKB: what `LayerTables` stores.
     static func loadLayer(_ db: SQLiteDatabase, name: String, expected: Int) throws(LocusError) -> BoundaryLayer {
-        let s = try db.prepare("SELECT id, name, attributes, area_m2, min_x, min_y, max_x, max_y, geometry FROM features WHERE layer = ? ORDER BY rank")
-        try s.bind([.text(name)])
         let geos = try GEOSContext()
-        var features: [BoundaryFeature] = []
         var rings: [[[GeoPoint]]] = []
-        while try s.step() {
-            let attributes = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(s.text(2).utf8))) ?? [:]
-            let feature = BoundaryFeature(id: s.text(0), name: s.text(1), attributes: attributes, areaSquareMetres: s.double(3),
-                                          envelope: Envelope(minX: s.double(4), minY: s.double(5), maxX: s.double(6), maxY: s.double(7)))
+        let features = try readFeatures(db, name: name, expected: expected) { (feature, wkb) throws(LocusError) in
             let featureRings: [[GeoPoint]]
-            do { featureRings = try geos.readWKB(s.blob(8)).rings() } catch {
+            do { featureRings = try geos.readWKB(wkb).rings() } catch {
                 throw LocusError(.invalidIndex, "layer \(name): polygon \(feature.id) is damaged (unreadable geometry); rebuild the index")
             }
+            guard featureRings.allSatisfy({ $0.allSatisfy { abs($0.x) <= 180 && abs($0.y) <= 90 } }) else {
+                throw LocusError(.invalidIndex, "layer \(name): polygon \(feature.id) is damaged (coordinates out of range); rebuild the index")
+            }
+            rings.append(featureRings)
+        }
+        return BoundaryLayer(name: name, features: features, rings: rings)
+    }
+
+    /// A layer of an index file: its features' rows, and its grid where it lies (`LayerTables`).
+    static func openLayer(_ db: SQLiteDatabase, name: String, expected: Int, _ sections: [String: PackedBytes],
+                          path: String) throws(LocusError) -> BoundaryLayer {
+        try LayerTables.unpack(name: name, features: try readFeatures(db, name: name, expected: expected, geometry: nil), sections, path: path)
+    }
+
+    /// A layer's features in rank order, each checked, and with `geometry`, each polygon's WKB.
+    private static func readFeatures(_ db: SQLiteDatabase, name: String, expected: Int,
+                                     geometry: ((BoundaryFeature, [UInt8]) throws(LocusError) -> Void)?) throws(LocusError) -> [BoundaryFeature] {
+        let s = try db.prepare("SELECT id, name, attributes, area_m2, min_x, min_y, max_x, max_y\(geometry == nil ? "" : ", geometry") FROM features WHERE layer = ? ORDER BY rank")
+        try s.bind([.text(name)])
+        var features: [BoundaryFeature] = []
+        while try s.step() {
+            let feature = BoundaryFeature(id: s.text(0), name: s.text(1), attributesJSON: s.text(2), areaSquareMetres: s.double(3),
+                                          envelope: Envelope(minX: s.double(4), minY: s.double(5), maxX: s.double(6), maxY: s.double(7)))
             // Polygons are stored in lon/lat: anything else (NaN, 1e300 from a flipped byte) is
             // damage, and would trap in the grid arithmetic.
             let e = feature.envelope
-            guard feature.areaSquareMetres.isFinite, [e.minX, e.maxX].allSatisfy({ abs($0) <= 180 }), [e.minY, e.maxY].allSatisfy({ abs($0) <= 90 }),
-                  featureRings.allSatisfy({ $0.allSatisfy { abs($0.x) <= 180 && abs($0.y) <= 90 } }) else {
+            guard feature.areaSquareMetres.isFinite, [e.minX, e.maxX].allSatisfy({ abs($0) <= 180 }), [e.minY, e.maxY].allSatisfy({ abs($0) <= 90 }) else {
                 throw LocusError(.invalidIndex, "layer \(name): polygon \(feature.id) is damaged (coordinates out of range); rebuild the index")
             }
+            try geometry?(feature, s.blob(8))
             features.append(feature)
-            rings.append(featureRings)
         }
         // The builder refuses a layer without polygons, so one here has lost them.
         guard !features.isEmpty, features.count == expected else {
             throw LocusError(.invalidIndex, "layer \(name) has \(features.count) polygons where the index lists \(expected); rebuild the index")
         }
-        return BoundaryLayer(name: name, features: features, rings: rings)
+        return features
     }
 
     /// The polygons of a layer as WKB, in rank order (for the GEOS reference and peers).

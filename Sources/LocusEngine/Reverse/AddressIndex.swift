@@ -319,6 +319,15 @@ public struct PointTable: RandomAccessCollection, Sendable {
         precondition(i >= 0 && i < records.count, "address index out of range")
         return records.f64(i, 8)
     }
+    @inline(__always) func number(_ i: Int) -> Int32 {
+        precondition(i >= 0 && i < records.count, "address index out of range")
+        return records.i32(i, 16)
+    }
+    @inline(__always) func place(_ i: Int) -> UInt32 {
+        precondition(i >= 0 && i < records.count, "address index out of range")
+        let place = records.u32(i, 24)
+        return place < placeCount ? place : 0
+    }
     @inline(__always) func street(_ i: Int) -> UInt32 {
         precondition(i >= 0 && i < records.count, "address index out of range")
         let street = records.u32(i, 20)

@@ -1,13 +1,76 @@
+import Foundation
 import LocusCore
+import Synchronization
 
 /// One polygon of a layer: what an answer says about it.
 public struct BoundaryFeature: Sendable, Hashable {
     public var id: String
     public var name: String
-    public var attributes: [String: JSONValue]
+    /// The source's fields. Read from an index, decoded when first asked for (decoding every
+    /// feature's at open was 50 ms of a one-shot's time at 2,940 polygons).
+    public var attributes: [String: JSONValue] {
+        get { storedAttributes.value }
+        set { storedAttributes = StoredAttributes(newValue) }
+    }
+    private var storedAttributes: StoredAttributes
     /// Square metres, used to put the most specific (smallest) polygon first.
     public var areaSquareMetres: Double
     public var envelope: Envelope
+
+    public init(id: String, name: String, attributes: [String: JSONValue], areaSquareMetres: Double, envelope: Envelope) {
+        self.init(id: id, name: name, attributes: StoredAttributes(attributes), areaSquareMetres: areaSquareMetres, envelope: envelope)
+    }
+
+    /// With the attributes as the index stores them (a JSON object), decoded on first use.
+    init(id: String, name: String, attributesJSON: String, areaSquareMetres: Double, envelope: Envelope) {
+        self.init(id: id, name: name, attributes: StoredAttributes(json: attributesJSON), areaSquareMetres: areaSquareMetres, envelope: envelope)
+    }
+
+    private init(id: String, name: String, attributes: StoredAttributes, areaSquareMetres: Double, envelope: Envelope) {
+        self.id = id
+        self.name = name
+        storedAttributes = attributes
+        self.areaSquareMetres = areaSquareMetres
+        self.envelope = envelope
+    }
+
+    public static func == (a: BoundaryFeature, b: BoundaryFeature) -> Bool {
+        a.id == b.id && a.name == b.name && a.areaSquareMetres == b.areaSquareMetres && a.envelope == b.envelope && a.attributes == b.attributes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(areaSquareMetres)
+        hasher.combine(envelope)
+        hasher.combine(attributes)
+    }
+
+    /// Attributes decoded once, by whichever thread first asks; unreadable JSON (a damaged
+    /// file) reads as none.
+    private final class StoredAttributes: Sendable {
+        let json: String
+        let decoded: Mutex<[String: JSONValue]?>
+
+        init(_ value: [String: JSONValue]) {
+            json = ""
+            decoded = Mutex(value)
+        }
+
+        init(json: String) {
+            self.json = json
+            decoded = Mutex(nil)
+        }
+
+        var value: [String: JSONValue] {
+            decoded.withLock { cached in
+                if let cached { return cached }
+                let value = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(json.utf8))) ?? [:]
+                cached = value
+                return value
+            }
+        }
+    }
 }
 
 /// A layer of named polygons (neighbourhoods, districts, zones) answering "which polygons cover this
@@ -36,17 +99,41 @@ public final class BoundaryLayer: Sendable {
     let rows: Int
     let cellWidth: Double
     let cellHeight: Double
-    /// Entries of cell `i` are `entries[cellStart[i] ..< cellStart[i + 1]]`, in rank order.
-    let cellStart: [UInt32]
-    let entries: [CellEntry]
-    /// Edges per (feature, band), referenced by partial entries.
-    let bandEdges: [Edge]
+    /// Entries of cell `i` are `entries[cellStart[i] ..< cellStart[i + 1]]` (u32), in rank order.
+    let cellStart: PackedRecords
+    /// `CellEntry` records (feature, edge start, edge count: u32 each).
+    let entries: PackedRecords
+    /// Edges per (feature, band), referenced by partial entries (`Edge`: four f64).
+    let bandEdges: PackedRecords
     /// All edges of each feature, for distances: `featureEdges[featureEdgeStart[f] ..< featureEdgeStart[f + 1]]`.
-    let featureEdges: [Edge]
-    let featureEdgeStart: [Int]
+    let featureEdges: PackedRecords
+    let featureEdgeStart: PackedRecords
+    /// A point inside each feature (`labelPoint`), worked out with the grid.
+    let labels: PackedRecords
 
     struct Edge: Sendable {
         var ax: Double, ay: Double, bx: Double, by: Double
+
+        static let packedSize = 32
+
+        @inline(__always) init(ax: Double, ay: Double, bx: Double, by: Double) {
+            self.ax = ax
+            self.ay = ay
+            self.bx = bx
+            self.by = by
+        }
+
+        @inline(__always) init(_ bytes: UnsafeRawBufferPointer, _ i: Int) {
+            let o = i * Self.packedSize
+            @inline(__always) func f(_ k: Int) -> Double {
+                Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: o + k, as: UInt64.self)))
+            }
+            self.init(ax: f(0), ay: f(8), bx: f(16), by: f(24))
+        }
+
+        func pack(into out: inout [UInt8]) {
+            for v in [ax, ay, bx, by] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } }
+        }
     }
 
     struct CellEntry: Sendable {
@@ -54,6 +141,28 @@ public final class BoundaryLayer: Sendable {
         var edgeStart: UInt32
         /// 0 when the feature covers the whole cell.
         var edgeCount: UInt32
+
+        static let packedSize = 12
+    }
+
+    /// The layer as the index stores it (`LayerTables`), used where it lies: nothing is derived at
+    /// open. The shapes were checked by the caller; the contents are clamped as they are read.
+    init(name: String, features: [BoundaryFeature], extent: Envelope, columns: Int, rows: Int, cellStart: PackedRecords,
+         entries: PackedRecords, bandEdges: PackedRecords, featureEdges: PackedRecords, featureEdgeStart: PackedRecords,
+         labels: PackedRecords) {
+        self.name = name
+        self.features = features
+        self.extent = extent
+        self.columns = columns
+        self.rows = rows
+        cellWidth = max(extent.width, 1e-12) / Double(columns)
+        cellHeight = max(extent.height, 1e-12) / Double(rows)
+        self.cellStart = cellStart
+        self.entries = entries
+        self.bandEdges = bandEdges
+        self.featureEdges = featureEdges
+        self.featureEdgeStart = featureEdgeStart
+        self.labels = labels
     }
 
     /// - Parameters:
@@ -83,14 +192,16 @@ public final class BoundaryLayer: Sendable {
             }
             edgesByFeature.append(list)
         }
-        var allEdges: [Edge] = []
-        var starts = [0]
+        var allEdges: [UInt8] = []
+        var starts: [UInt32] = [0]
         for list in edgesByFeature {
-            allEdges.append(contentsOf: list)
-            starts.append(allEdges.count)
+            for e in list { e.pack(into: &allEdges) }
+            starts.append(UInt32(allEdges.count / Edge.packedSize))
         }
-        self.featureEdges = allEdges
-        self.featureEdgeStart = starts
+        let featureEdges = PackedRecords(packed: allEdges, stride: Edge.packedSize)
+        let featureEdgeStart = PackedRecords(packed: Self.pack(starts), stride: 4)
+        self.featureEdges = featureEdges
+        self.featureEdgeStart = featureEdgeStart
 
         if extent.isEmpty { extent = Envelope(minX: 0, minY: 0, maxX: 0, maxY: 0) }
         // Cells square on the ground, sized so that boundaries occupy a small share of them.
@@ -103,14 +214,57 @@ public final class BoundaryLayer: Sendable {
         self.extent = extent
         self.columns = columns
         self.rows = rows
-        self.cellWidth = max(extent.width, 1e-12) / Double(columns)
-        self.cellHeight = max(extent.height, 1e-12) / Double(rows)
+        let cellWidth = max(extent.width, 1e-12) / Double(columns), cellHeight = max(extent.height, 1e-12) / Double(rows)
+        self.cellWidth = cellWidth
+        self.cellHeight = cellHeight
 
         var builder = GridBuilder(extent: extent, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight)
         for (f, list) in edgesByFeature.enumerated() {
             builder.add(feature: UInt32(f), edges: list)
         }
-        (self.cellStart, self.entries, self.bandEdges) = builder.finish()
+        let (cellStart, entries, bandEdges) = builder.finish()
+        self.cellStart = PackedRecords(packed: Self.pack(cellStart), stride: 4)
+        var entryBytes: [UInt8] = []
+        entryBytes.reserveCapacity(entries.count * CellEntry.packedSize)
+        for e in entries { entryBytes += Self.pack([e.feature, e.edgeStart, e.edgeCount]) }
+        self.entries = PackedRecords(packed: entryBytes, stride: CellEntry.packedSize)
+        var edgeBytes: [UInt8] = []
+        edgeBytes.reserveCapacity(bandEdges.count * Edge.packedSize)
+        for e in bandEdges { e.pack(into: &edgeBytes) }
+        self.bandEdges = PackedRecords(packed: edgeBytes, stride: Edge.packedSize)
+        var labelBytes: [UInt8] = []
+        for f in features.indices {
+            let p = Self.labelPoint(features[f].envelope, edges: Self.edgeRange(featureEdgeStart, f, featureEdges.count), featureEdges)
+            for v in [p.x, p.y] { withUnsafeBytes(of: v.bitPattern.littleEndian) { labelBytes += $0 } }
+        }
+        labels = PackedRecords(packed: labelBytes, stride: 16)
+    }
+
+    static func pack(_ values: [UInt32]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: values.count * 4)
+        out.withUnsafeMutableBytes { raw in
+            for (i, v) in values.enumerated() { raw.storeBytes(of: v.littleEndian, toByteOffset: i * 4, as: UInt32.self) }
+        }
+        return out
+    }
+
+    /// The edges of feature `f` within `featureEdges`; empty where the stored starts are out of
+    /// order or beyond the edges (a damaged file: the mapped tables are not checked at open).
+    @inline(__always) static func edgeRange(_ starts: PackedRecords, _ f: Int, _ edgeCount: Int) -> Range<Int> {
+        guard f >= 0, f + 1 < starts.count else { return 0..<0 }
+        let lo = Int(starts.u32(f, 0)), hi = Int(starts.u32(f + 1, 0))
+        return lo <= hi && hi <= edgeCount ? lo..<hi : 0..<0
+    }
+
+    func edges(ofFeature f: Int) -> Range<Int> { Self.edgeRange(featureEdgeStart, f, featureEdges.count) }
+
+    @inline(__always) func featureEdge(_ i: Int) -> Edge { Edge(featureEdges.bytes, i) }
+
+    /// The entries of a cell, clamped as `AddressIndex.cellRange` clamps its cells.
+    @inline(__always) func cellRange(_ cell: Int) -> Range<Int> {
+        guard cell >= 0, cell + 1 < cellStart.count else { return 0..<0 }
+        let lo = Int(cellStart.u32(cell, 0)), hi = Int(cellStart.u32(cell + 1, 0))
+        return lo <= hi && hi <= entries.count ? lo..<hi : 0..<0
     }
 
     /// Indexes (into `features`) of every polygon that covers the point, smallest first.
@@ -132,27 +286,25 @@ public final class BoundaryLayer: Sendable {
         guard x >= extent.minX, x <= extent.maxX, y >= extent.minY, y <= extent.maxY else { return }
         let c = min(Int((x - extent.minX) / cellWidth), columns - 1)
         let r = min(Int((y - extent.minY) / cellHeight), rows - 1)
-        let cell = r * columns + c
-        cellStart.withUnsafeBufferPointer { starts in
-            entries.withUnsafeBufferPointer { entries in
-                bandEdges.withUnsafeBufferPointer { edges in
-                    for i in Int(starts[cell])..<Int(starts[cell + 1]) {
-                        let e = entries[i]
-                        if e.edgeCount == 0 || Self.covers(edges, Int(e.edgeStart), Int(e.edgeCount), x, y) {
-                            body(Int(e.feature))
-                        }
-                    }
-                }
+        let featureCount = features.count, edgeCount = bandEdges.count
+        // Raw loads at the layout's stride; each entry's feature and edges checked against their
+        // tables (a damaged file answers wrongly, never traps).
+        let edges = bandEdges.bytes
+        for i in cellRange(r * columns + c) {
+            let feature = Int(entries.u32(i, 0)), start = Int(entries.u32(i, 4)), count = Int(entries.u32(i, 8))
+            guard feature < featureCount else { continue }
+            if count == 0 || (start <= edgeCount && count <= edgeCount - start && Self.covers(edges, start, count, x, y)) {
+                body(feature)
             }
         }
     }
 
     /// Crossing-number test over the edges that cross the point's horizontal band.
     @inline(__always)
-    static func covers(_ edges: UnsafeBufferPointer<Edge>, _ start: Int, _ count: Int, _ x: Double, _ y: Double) -> Bool {
+    static func covers(_ edges: UnsafeRawBufferPointer, _ start: Int, _ count: Int, _ x: Double, _ y: Double) -> Bool {
         var inside = false
         for i in start..<(start + count) {
-            let e = edges[i]
+            let e = Edge(edges, i)
             let aAbove = e.ay > y, bAbove = e.by > y
             if aAbove != bAbove {
                 let orient = (e.ax - x) * (e.by - y) - (e.bx - x) * (e.ay - y)
@@ -178,10 +330,10 @@ public final class BoundaryLayer: Sendable {
         let c0 = max(0, Int((box.minX - extent.minX) / cellWidth)), c1 = min(columns - 1, Int((box.maxX - extent.minX) / cellWidth))
         let r0 = max(0, Int((box.minY - extent.minY) / cellHeight)), r1 = min(rows - 1, Int((box.maxY - extent.minY) / cellHeight))
         var candidates = Set<UInt32>()
+        guard c0 <= c1, r0 <= r1 else { return nil }
         for r in r0...r1 {
             for c in c0...c1 {
-                let cell = r * columns + c
-                for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) { candidates.insert(entries[i].feature) }
+                for i in cellRange(r * columns + c) where Int(entries.u32(i, 0)) < features.count { candidates.insert(entries.u32(i, 0)) }
             }
         }
         var best: (feature: Int, distanceMetres: Double)?
@@ -196,8 +348,8 @@ public final class BoundaryLayer: Sendable {
     func distance(toFeature f: Int, x: Double, y: Double, scale: LocalMetricScale) -> Double {
         var best = Double.infinity
         let kx = scale.metresPerDegreeX, ky = scale.metresPerDegreeY
-        for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] {
-            let e = featureEdges[i]
+        for i in edges(ofFeature: f) {
+            let e = featureEdge(i)
             let ax = (e.ax - x) * kx, ay = (e.ay - y) * ky
             let bx = (e.bx - x) * kx, by = (e.by - y) * ky
             let vx = bx - ax, vy = by - ay
@@ -278,6 +430,8 @@ private struct GridBuilder {
             let start = bandEdges.count
             for i in band { bandEdges.append(edges[Int(i)]) }
             let count = bandEdges.count - start
+            var packedBand: [UInt8] = []
+            for i in band { edges[Int(i)].pack(into: &packedBand) }
             let r = r0 + localRow
             let centreY = extent.minY + (Double(r) + 0.5) * cellHeight
             var runInside: Bool?  // status of the current run of boundary-free cells
@@ -291,9 +445,7 @@ private struct GridBuilder {
                 }
                 if runInside == nil {
                     let centreX = extent.minX + (Double(c) + 0.5) * cellWidth
-                    runInside = bandEdges.withUnsafeBufferPointer {
-                        BoundaryLayer.covers($0, start, count, centreX, centreY)
-                    }
+                    runInside = packedBand.withUnsafeBytes { BoundaryLayer.covers($0, 0, count, centreX, centreY) }
                 }
                 if runInside == true {
                     pending.append((cell, .init(feature: feature, edgeStart: 0, edgeCount: 0)))
@@ -325,11 +477,21 @@ extension BoundaryLayer {
     /// A point inside the feature, for answers that name the polygon itself: the middle of the
     /// widest inside stretch of the horizontal line through the middle of its envelope.
     public func labelPoint(feature f: Int) -> GeoPoint {
-        let e = features[f].envelope
+        guard features.indices.contains(f), f < labels.count else { return GeoPoint(x: 0, y: 0) }
+        let x = labels.f64(f, 0), y = labels.f64(f, 8)
+        // Stored: a damaged one (NaN, out of range) reads as the middle of the feature's envelope.
+        guard abs(x) <= 180, abs(y) <= 90 else {
+            let e = features[f].envelope
+            return GeoPoint(x: (e.minX + e.maxX) / 2, y: (e.minY + e.maxY) / 2)
+        }
+        return GeoPoint(x: x, y: y)
+    }
+
+    static func labelPoint(_ e: Envelope, edges range: Range<Int>, _ featureEdges: PackedRecords) -> GeoPoint {
         let y = (e.minY + e.maxY) / 2
         var xs: [Double] = []
-        for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] {
-            let edge = featureEdges[i]
+        for i in range {
+            let edge = Edge(featureEdges.bytes, i)
             if (edge.ay > y) != (edge.by > y) {
                 xs.append(edge.ax + (y - edge.ay) * (edge.bx - edge.ax) / (edge.by - edge.ay))
             }
@@ -338,7 +500,7 @@ extension BoundaryLayer {
         var best: (Double, Double)?
         var i = 0
         while i + 1 < xs.count {
-            if best == nil || xs[i + 1] - xs[i] > best!.1 - best!.0 { best = (xs[i], xs[i + 1]) }
+            if best.map({ xs[i + 1] - xs[i] > $0.1 - $0.0 }) ?? true { best = (xs[i], xs[i + 1]) }
             i += 2
         }
         if let best { return GeoPoint(x: (best.0 + best.1) / 2, y: y) }
@@ -359,8 +521,8 @@ extension BoundaryLayer {
         guard features.indices.contains(f) else { return [] }
         var rings: [[GeoPoint]] = []
         var ring: [GeoPoint] = []
-        for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] {
-            let e = featureEdges[i]
+        for i in edges(ofFeature: f) {
+            let e = featureEdge(i)
             let a = GeoPoint(x: e.ax, y: e.ay), b = GeoPoint(x: e.bx, y: e.by)
             if let last = ring.last, last != a {
                 rings.append(Self.closed(ring))
@@ -428,7 +590,7 @@ extension BoundaryLayer {
         return features.indices.filter { f in
             guard features[f].envelope.intersects(box) else { return false }
             if centreCovered.contains(f) { return true }
-            for i in featureEdgeStart[f]..<featureEdgeStart[f + 1] where Self.segment(featureEdges[i], meets: box) { return true }
+            for i in edges(ofFeature: f) where Self.segment(featureEdge(i), meets: box) { return true }
             return false
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LocusCore
 import Synchronization
 
@@ -16,11 +17,17 @@ public final class AddressSearch: Sendable {
     /// A street within one city: what street suggestions and street matches stand for.
     struct StreetPlace: Sendable {
         var street: Int32
-        var city: String
-        var state: String
+        /// Into `localities`.
+        var locality: Int32
         var count: Int32
         /// The address nearest the middle of the street's addresses in that city.
         var representative: Int32
+    }
+
+    /// The city and state places share: what a street place is a street within.
+    struct Locality: Sendable {
+        var city: String
+        var state: String
     }
 
     struct Area: Sendable, Codable {
@@ -35,13 +42,49 @@ public final class AddressSearch: Sendable {
     /// The parser queries go through, knowing the index's cities and ZIP codes: public so that an
     /// evaluation reads recorded addresses exactly as the geocoder reads queries.
     public let parser: AddressParser
-    let streets: [Street]
-    let streetsByCore: [String: [Int32]]
+    /// Each street's name as search tokens, decoded when read.
+    let streets: StreetTable
+    /// Sorted core keys of the street names, and the streets of each (`coreStreets[coreStart[k]]`).
+    let coreKeys: StoredStrings
+    let coreStreets: StoredIDs
+    let coreStart: StoredRuns
+
+    /// The streets whose name has this core key ("34th", "martin luther king jr").
+    func streets(withCore key: String) -> Slice<StoredIDs>? {
+        coreKeys.position(of: key).map { coreStreets[coreStart[$0]] }
+    }
     /// Streets by their name without middle initials and "Jr" ("cesar chavez" for César E. Chávez).
-    let streetsByLooseCore: [String: [Int32]]
+    var streetsByLooseCore: [String: [Int32]] {
+        looseCores.value {
+            var byLooseCore: [String: [Int32]] = [:]
+            for (i, street) in streets.enumerated() {
+                let loose = Self.looseKey(street.parts.core)
+                if loose != street.parts.coreKey, !loose.isEmpty { byLooseCore[loose, default: []].append(Int32(i)) }
+            }
+            return byLooseCore
+        }
+    }
     /// Core keys by the initials of their words, and of their loose form ("mlk" and "mlkj" for
     /// Martin Luther King Jr): what "M L King", "ML King" and "TV Hwy" are looked up by.
-    let coresByInitials: [String: [String]]
+    var coresByInitials: [String: [String]] {
+        initialCores.value {
+            var byInitials: [String: [String]] = [:]
+            for core in coreKeys {
+                let words = core.split(separator: " ").map(String.init)
+                let loose = Self.looseKey(words).split(separator: " ").map(String.init)
+                for w in Set([words, loose]) where w.count >= 2 && w.count <= 8 {
+                    byInitials[Self.initials(w), default: []].append(core)
+                }
+            }
+            return byInitials.mapValues { Array(Set($0)).sorted() }
+        }
+    }
+    // Built on first use, like the typo indexes: a query that names a street as it is written
+    // (most of them) needs neither, and an open does not wait for them.
+    private let looseCores = OnFirstUse<[String: [Int32]]>()
+    private let initialCores = OnFirstUse<[String: [String]]>()
+    private let areas = OnFirstUse<[(layer: String, feature: Int, area: Area)]>()
+    private let layers: [BoundaryLayer]
     /// The dataset's local names for streets (from the index) and any the user added.
     let synonyms: StreetSynonyms
     /// Deletion indexes for typos, built on the first misspelt query: most runs of the CLI never
@@ -57,13 +100,20 @@ public final class AddressSearch: Sendable {
 
     /// Builds what is otherwise built on first use, so that a long-running server's first
     /// misspelt query is as fast as the rest.
-    public func prepare() { _ = typos }
+    public func prepare() {
+        _ = typos
+        _ = streetsByLooseCore
+        _ = coresByInitials
+        _ = neighbourhoods
+        _ = localityCityKeys
+        _ = localitiesByPostcode
+    }
 
     var typos: TypoIndexes {
         typoIndexes.withLock { cached in
             if let cached { return cached }
             var cores: [String: [String]] = [:]
-            for key in streetsByCore.keys {
+            for key in coreKeys {
                 for d in EditDistance.deletions(key, depth: EditDistance.allowance(forLength: key.count)) {
                     cores[d, default: []].append(key)
                 }
@@ -79,16 +129,36 @@ public final class AddressSearch: Sendable {
             return built
         }
     }
-    /// Address indexes of each street, ordered by number then suffix: `byStreet[streetStart[s] ..< streetStart[s + 1]]`.
-    let streetStart: [Int32]
-    let byStreet: [Int32]
-    let streetPlaces: [StreetPlace]
-    /// The street places of street `s` are `streetPlaces[streetPlaceStart[s] ..< streetPlaceStart[s + 1]]`.
-    let streetPlaceStart: [Int32]
-    /// Sorted vocabulary of street-place tokens, and for each the street places it occurs in.
-    let vocabulary: [String]
-    let postings: [[Int32]]
-    let vocabularyIndex: [String: Int32]
+    /// Address indexes of each street, ordered by number then suffix: `byStreet[streetStart[s]]`.
+    let streetStart: StoredRuns
+    let byStreet: StoredIDs
+    let streetPlaces: StreetPlaceTable
+    /// The street places of street `s` are `streetPlaces[streetPlaceStart[s]]`.
+    let streetPlaceStart: StoredRuns
+    let localities: [Locality]
+    /// The locality of each place, by place index.
+    let placeLocality: [Int32]
+    /// Each locality's city as canonical tokens (`placeCityKey`'s form), and the localities of
+    /// each postcode: what a query's city or ZIP names (built on first use).
+    var localityCityKeys: [String] {
+        cityKeys.value { localities.map { AddressText.tokens($0.city).joined(separator: " ") } }
+    }
+    var localitiesByPostcode: [String: Set<Int32>] {
+        postcodeLocalities.value {
+            var out: [String: Set<Int32>] = [:]
+            for (p, place) in addresses.places.enumerated() where p < placeLocality.count && placeLocality[p] >= 0 {
+                out[place.postcode, default: []].insert(placeLocality[p])
+            }
+            return out
+        }
+    }
+    private let cityKeys = OnFirstUse<[String]>()
+    private let postcodeLocalities = OnFirstUse<[String: Set<Int32>]>()
+    /// Sorted vocabulary of street-place tokens, and for each the street places it occurs in
+    /// (`postings[postingStart[w]]`).
+    let vocabulary: StoredStrings
+    let postings: StoredIDs
+    let postingStart: StoredRuns
     /// The longest core key and vocabulary word, in characters: a word longer by more than the
     /// typo allowance can match nothing, so it costs no deletions (which grow as its square).
     let longestCore: Int
@@ -100,24 +170,51 @@ public final class AddressSearch: Sendable {
     let typoAlphabet: Set<Character>
     /// Addresses by house number, for suggestions that start with one.
     let byNumber: NumberIndex
-    let postcodes: [Area]
-    let cities: [Area]
-    let neighbourhoods: [(layer: String, feature: Int, area: Area)]
+    /// Postcodes and cities as areas (decoded on first use: they grow with the places).
+    var postcodes: [Area] { areaLists.postcodes }
+    var cities: [Area] { areaLists.cities }
+    private var areaLists: SearchTables.Areas {
+        decodedAreas.value {
+            (try? JSONDecoder().decode(SearchTables.Areas.self, from: Data(areaJSON.bytes))) ?? SearchTables.Areas(postcodes: [], cities: [])
+        }
+    }
+    private let areaJSON: PackedRecords
+    private let decodedAreas = OnFirstUse<SearchTables.Areas>()
+    /// The layers' polygons as areas a query may name (built on first use).
+    var neighbourhoods: [(layer: String, feature: Int, area: Area)] {
+        areas.value {
+            var hoods: [(layer: String, feature: Int, area: Area)] = []
+            for layer in layers {
+                for (i, f) in layer.features.enumerated() {
+                    let label = layer.labelPoint(feature: i)
+                    hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0,
+                                                      detail: "\(f.name) (\(layer.name))")))
+                }
+            }
+            return hoods
+        }
+    }
     /// Canonical city tokens of every place, by place index.
     let placeCityKey: [String]
     /// City tokens and postcode of every place, for matching the end of a typed address.
     let placeTokens: [[String]]
 
-    /// What search derives from every address point: worked out by the builder and stored in the
-    /// index (`SearchTables`), so that an open reads it rather than works it out again — seconds
-    /// at thirty times Portland (BENCHMARKS.md, "From one city to thirty").
+    /// What search derives from the address points and street names: worked out by the builder
+    /// and stored in the index (`SearchTables`), so that an open uses it where it lies rather
+    /// than works it out again — seconds at thirty times Portland (BENCHMARKS.md, "From one city
+    /// to thirty").
     struct PointDerived {
         /// Each street's name as search tokens (`AddressText.streetTokens`), by street index.
         var streetTokens: [[String]]
         var streetStart: [Int32]
         var byStreet: [Int32]
         var streetPlaces: [StreetPlace]
-        var byNumber: NumberIndex
+        /// City and state of each locality (`StreetPlace.locality`).
+        var localities: [[String]]
+        /// House numbers in order, where each one's addresses start in `byNumber`, and those.
+        var numberKeys: [Int32]
+        var numberStart: [Int32]
+        var byNumber: [Int32]
         var vocabulary: [String]
         var postings: [[Int32]]
         var postcodes: [Area]
@@ -129,71 +226,45 @@ public final class AddressSearch: Sendable {
     ///   interpolation).
     public convenience init(addresses: AddressIndex, layers: [BoundaryLayer] = [], excluding: Set<Int> = [], synonyms: StreetSynonyms = StreetSynonyms()) {
         self.init(addresses: addresses, layers: layers, synonyms: synonyms,
-                  derived: Self.derive(addresses, excluding: Set(excluding.map { Int32($0) })))
+                  stored: SearchTables.inMemory(Self.derive(addresses, excluding: Set(excluding.map { Int32($0) })), addresses: addresses))
     }
 
-    /// From what the builder stored (`SearchTables`): nothing is derived from the points.
-    convenience init(addresses: AddressIndex, layers: [BoundaryLayer], synonyms: StreetSynonyms, stored: PointDerived) {
-        self.init(addresses: addresses, layers: layers, synonyms: synonyms, derived: stored)
-    }
-
-    private init(addresses: AddressIndex, layers: [BoundaryLayer], synonyms: StreetSynonyms, derived: PointDerived) {
+    /// Over the tables the builder stored (`SearchTables`): nothing is derived from the points.
+    init(addresses: AddressIndex, layers: [BoundaryLayer], synonyms: StreetSynonyms, stored: SearchTables.Stored) {
         self.addresses = addresses
         self.synonyms = synonyms
+        self.layers = layers
         let cityNames = Array(Set(addresses.places.map(\.city))).filter { !$0.isEmpty }
         parser = AddressParser(knownCities: cityNames, knownPostcodes: Set(addresses.places.map(\.postcode)))
-        placeCityKey = addresses.places.map { AddressText.tokens($0.city).joined(separator: " ") }
-        placeTokens = addresses.places.map { AddressText.tokens($0.city) + [$0.postcode] }
+        // Places are city × postcode: each city tokenised once, not once per place.
+        var cityTokens: [String: [String]] = [:]
+        for city in cityNames { cityTokens[city] = AddressText.tokens(city) }
+        placeCityKey = addresses.places.map { (cityTokens[$0.city] ?? []).joined(separator: " ") }
+        placeTokens = addresses.places.map { (cityTokens[$0.city] ?? []) + [$0.postcode] }
 
-        let streets = derived.streetTokens.map { Street(parts: StreetNameParts(tokens: $0), tokens: $0) }
-        var byCore: [String: [Int32]] = [:]
-        var byLooseCore: [String: [Int32]] = [:]
-        for (i, street) in streets.enumerated() {
-            byCore[street.parts.coreKey, default: []].append(Int32(i))
-            let loose = Self.looseKey(street.parts.core)
-            if loose != street.parts.coreKey, !loose.isEmpty { byLooseCore[loose, default: []].append(Int32(i)) }
-        }
-        self.streets = streets
-        streetsByCore = byCore
-        streetsByLooseCore = byLooseCore
-        var byInitials: [String: [String]] = [:]
-        for core in byCore.keys {
-            let words = core.split(separator: " ").map(String.init)
-            let loose = Self.looseKey(words).split(separator: " ").map(String.init)
-            for w in Set([words, loose]) where w.count >= 2 && w.count <= 8 {
-                byInitials[Self.initials(w), default: []].append(core)
-            }
-        }
-        coresByInitials = byInitials.mapValues { Array(Set($0)).sorted() }
-        longestCore = byCore.keys.map(\.count).max() ?? 0
+        streets = StreetTable(tokens: stored.streetTokens)
+        coreKeys = stored.coreKeys
+        coreStreets = stored.coreStreets
+        coreStart = stored.coreStart
 
-        streetStart = derived.streetStart
-        byStreet = derived.byStreet
-        streetPlaces = derived.streetPlaces
-        var placeStart = [Int32](repeating: 0, count: streets.count + 1)
-        for sp in derived.streetPlaces { placeStart[Int(sp.street) + 1] += 1 }
-        for i in 0..<streets.count { placeStart[i + 1] += placeStart[i] }
-        streetPlaceStart = placeStart
-        byNumber = derived.byNumber
-        vocabulary = derived.vocabulary
-        postings = derived.postings
-        vocabularyIndex = Dictionary(derived.vocabulary.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { a, _ in a })
-        longestWord = derived.vocabulary.map(\.count).max() ?? 0
-        var alphabet = Set<Character>()
-        for key in byCore.keys { alphabet.formUnion(key) }
-        for word in derived.vocabulary { alphabet.formUnion(word) }
-        typoAlphabet = alphabet
-        postcodes = derived.postcodes
-        cities = derived.cities
-
-        var hoods: [(layer: String, feature: Int, area: Area)] = []
-        for layer in layers {
-            for (i, f) in layer.features.enumerated() {
-                let label = layer.labelPoint(feature: i)
-                hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0, detail: "\(f.name) (\(layer.name))")))
-            }
-        }
-        neighbourhoods = hoods
+        streetStart = stored.streetStart
+        byStreet = stored.byStreet
+        streetPlaces = stored.streetPlaces
+        streetPlaceStart = stored.streetPlaceStart
+        let localities = stored.lists.localities.map { Locality(city: $0[0], state: $0[1]) }
+        self.localities = localities
+        var localityID: [String: Int32] = [:]
+        for (i, l) in localities.enumerated() { localityID[l.city + "\u{1}" + l.state] = localityID[l.city + "\u{1}" + l.state] ?? Int32(i) }
+        // A place of no stored locality (a damaged file) matches no street place.
+        placeLocality = addresses.places.map { localityID[$0.city + "\u{1}" + $0.state] ?? -1 }
+        byNumber = stored.byNumber
+        vocabulary = stored.vocabulary
+        postings = stored.postings
+        postingStart = stored.postingStart
+        longestCore = stored.lists.longestCore
+        longestWord = stored.lists.longestWord
+        typoAlphabet = Set(stored.lists.alphabet)
+        areaJSON = stored.areas
     }
 
     static func derive(_ addresses: AddressIndex, excluding excluded: Set<Int32>) -> PointDerived {
@@ -234,8 +305,15 @@ public final class AddressSearch: Sendable {
         for (rank, members) in byPostcode.enumerated() { d.addPostcode(Int32(rank), members: members.map(member)) }
         for (rank, members) in byCity.enumerated() { d.addCity(Int32(rank), members: members.map(member)) }
         let (vocabulary, postings) = d.wordIndex()
+        var numberKeys: [Int32] = [], numberStart: [Int32] = [0], byNumber: [Int32] = []
+        for k in numbers.keys.sorted() {
+            numberKeys.append(k)
+            byNumber += numbers[k] ?? []
+            numberStart.append(Int32(byNumber.count))
+        }
         return PointDerived(streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: order, streetPlaces: d.streetPlaces,
-                            byNumber: NumberIndex(numbers), vocabulary: vocabulary, postings: postings, postcodes: d.postcodes, cities: d.cities)
+                            localities: d.localities.map { [$0.city, $0.state] }, numberKeys: numberKeys, numberStart: numberStart,
+                            byNumber: byNumber, vocabulary: vocabulary, postings: postings, postcodes: d.postcodes, cities: d.cities)
     }
 
     /// A name without what people leave out: middle initials (which canonical form turns into
@@ -247,9 +325,23 @@ public final class AddressSearch: Sendable {
     }
 
     /// Addresses of a street in number order.
-    func addresses(onStreet s: Int32) -> ArraySlice<Int32> {
-        byStreet[Int(streetStart[Int(s)])..<Int(streetStart[Int(s) + 1])]
+    func addresses(onStreet s: Int32) -> Slice<StoredIDs> {
+        byStreet[streetStart[Int(s)]]
     }
+
+    /// The street places of a street (indexes into `streetPlaces`).
+    func places(ofStreet s: Int32) -> Range<Int> { streetPlaceStart[Int(s)] }
+
+    /// The street places word `w` occurs in.
+    func streetPlaces(withWord w: Int) -> Slice<StoredIDs> { postings[postingStart[w]] }
+
+    /// Index into `vocabulary` of a whole word (the vocabulary is sorted).
+    func vocabularyID(_ word: String) -> Int? {
+        let i = firstWord(notBelow: word)
+        return i < vocabulary.count && vocabulary[i] == word ? i : nil
+    }
+
+    private func firstWord(notBelow word: String) -> Int { vocabulary.firstIndex(notBelow: word) }
 
     /// Core keys within the typo allowance of `key`, with their distance.
     /// The allowance follows the longer of the two words: "Bel" is one edit from "Bell".
@@ -320,13 +412,89 @@ public final class AddressSearch: Sendable {
 
     /// Indexes into `vocabulary` of the words starting with `prefix`.
     func wordsWithPrefix(_ prefix: String) -> Range<Int> {
-        var lo = 0, hi = vocabulary.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if vocabulary[mid] < prefix { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = firstWord(notBelow: prefix)
         var end = lo
         while end < vocabulary.count, vocabulary[end].hasPrefix(prefix) { end += 1 }
         return lo..<end
+    }
+}
+
+/// A value worked out by whichever thread first asks for it, then kept.
+final class OnFirstUse<Value: Sendable>: Sendable {
+    private let stored = Mutex<Value?>(nil)
+
+    func value(_ make: () -> Value) -> Value {
+        stored.withLock { cached in
+            if let cached { return cached }
+            let made = make()
+            cached = made
+            return made
+        }
+    }
+}
+
+/// Streets' search tokens as the index stores them, each street decoded when read.
+struct StreetTable: RandomAccessCollection, Sendable {
+    let tokens: StoredStrings
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { tokens.count }
+
+    subscript(i: Int) -> AddressSearch.Street {
+        let t = tokens(i)
+        return AddressSearch.Street(parts: StreetNameParts(tokens: t), tokens: t)
+    }
+
+    /// The tokens alone, without working out the name's parts.
+    func tokens(_ i: Int) -> [String] { tokens[i].split(separator: " ").map(String.init) }
+
+    /// Whether a word is one of street `i`'s tokens (`whole`), or begins one, compared as bytes
+    /// where the tokens lie, without decoding them; nil when the street's tokens or the word are
+    /// not all ASCII (where String comparison may differ from bytes').
+    func has(_ word: String, whole: Bool, street i: Int) -> Bool? {
+        anyToken(of: i, word) { t, w in whole ? t.elementsEqual(w) : t.count >= w.count && t.prefix(w.count).elementsEqual(w) }
+    }
+
+    /// Whether a word of 3+ letters is within the typo allowance of one of street `i`'s tokens
+    /// (as `EditDistance` with the allowance of the longer), on the bytes; nil outside ASCII.
+    func hasTypo(of word: String, street i: Int) -> Bool? {
+        anyToken(of: i, word) { t, w in
+            w.count >= 3 && EditDistance.distance(utf8: t, w, limit: EditDistance.allowance(forLength: Swift.max(w.count, t.count))) != nil
+        }
+    }
+
+    /// Whether `prefix` is one edit from the beginning of one of street `i`'s tokens (as
+    /// `AddressSearch.prefixMatches` decides it, which has first found no token it begins), on
+    /// the bytes; nil outside ASCII.
+    func hasPrefixTypo(_ prefix: String, street i: Int) -> Bool? {
+        anyToken(of: i, prefix) { t, p in
+            guard p.count >= 4, t.count >= p.count - 1 else { return false }
+            for n in [p.count - 1, p.count, p.count + 1] where n <= t.count {
+                if EditDistance.distance(utf8: UnsafeRawBufferPointer(rebasing: t[0..<n]), p, limit: 1) != nil { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether `test` holds for one of street `i`'s tokens and the word, both as ASCII bytes
+    /// (for ASCII, characters are bytes); nil when either is not ASCII.
+    private func anyToken(of i: Int, _ word: String, _ test: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) -> Bool? {
+        withExtendedLifetime(tokens) {
+            let b = tokens.utf8(i)
+            guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+            var word = word
+            return word.withUTF8 { raw -> Bool? in
+                let w = UnsafeRawBufferPointer(raw)
+                guard !w.contains(where: { $0 >= 0x80 }) else { return nil }
+                var start = 0
+                while start < b.count {
+                    var end = start
+                    while end < b.count, b[end] != 0x20 { end += 1 }
+                    if test(UnsafeRawBufferPointer(rebasing: b[start..<end]), w) { return true }
+                    start = end + 1
+                }
+                return false
+            }
+        }
     }
 }

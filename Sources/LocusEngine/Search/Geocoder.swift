@@ -161,8 +161,9 @@ extension AddressSearch {
         let sp = streetPlaces[i]
         let rep = addresses.points[Int(sp.representative)]
         let street = addresses.streets[Int(sp.street)]
+        let locality = localities[Int(sp.locality)]
         let components = AddressComponents(number: "", street: addresses.streetDisplay[Int(sp.street)], streetFull: street,
-                                           city: sp.city, state: sp.state, postcode: "")
+                                           city: locality.city, state: locality.state, postcode: "")
         return ScoredMatch(score: score, matchType: .street, location: GeoPoint(x: rep.lon, y: rep.lat),
                            key: "s\(i)", notes: notes, components: components)
     }
@@ -278,7 +279,7 @@ extension AddressSearch {
         }
         var found: [(Int32, Double, [String])] = []
         func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
-            let list = (loose ? streetsByLooseCore[core] : streetsByCore[core]) ?? []
+            let list = loose ? streetsByLooseCore[core] ?? [] : streets(withCore: core).map(Array.init) ?? []
             let usualType = parts.type == nil ? dominantType(list) : nil
             for s in list {
                 var p = penalty
@@ -363,12 +364,15 @@ extension AddressSearch {
         var lo = list.startIndex, hi = list.endIndex
         while lo < hi {
             let mid = (lo + hi) / 2
-            if Int(points[Int(list[mid])].number) < number.value { lo = mid + 1 } else { hi = mid }
+            if Int(points.number(Int(list[mid]))) < number.value { lo = mid + 1 } else { hi = mid }
         }
         var out: [ScoredMatch] = []
+        let considered = consideredLocalities(ofStreet: street, q)
         var i = lo
-        while i < list.endIndex, Int(points[Int(list[i])].number) == number.value {
+        while i < list.endIndex, Int(points.number(Int(list[i]))) == number.value {
             let a = list[i]
+            i += 1
+            if let considered, !considered.contains(locality(ofAddress: a)) { continue }
             let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
             var p = penalty
             var n = notes
@@ -379,12 +383,11 @@ extension AddressSearch {
             }
             let (rp, rn) = regionPenalty(q, place: Int32(points[Int(a)].place))
             out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
-            i += 1
         }
         guard out.isEmpty else { return out }
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
-        for members in addressesByStreetPlace(street) where !members.isEmpty {
+        for members in addressesByStreetPlace(street, considering: q) where !members.isEmpty {
             if var m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) {
                 m.support = members.count
                 out.append(m)
@@ -394,17 +397,52 @@ extension AddressSearch {
     }
 
     /// A street's addresses (in number order) split by the city and state they are in: one run per
-    /// street place of the street (`streetPlaceStart`), each still in number order.
-    func addressesByStreetPlace(_ street: Int32) -> [[Int32]] {
-        let points = addresses.points, places = addresses.places
-        let range = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
+    /// street place of the street (`streetPlaceStart`), each still in number order. With a query,
+    /// only the street places it considers (`consideredLocalities`) have their runs.
+    func addressesByStreetPlace(_ street: Int32, considering q: ParsedAddress? = nil) -> [[Int32]] {
+        let range = places(ofStreet: street)
         var runs = [[Int32]](repeating: [], count: range.count)
+        let considered = q.flatMap { consideredLocalities(ofStreet: street, $0) }
+        // A street's places by locality: one lookup per address (comparing city and state names
+        // per address and street place grew with the square of a name's cities).
+        var runOf: [Int32: Int] = [:]
+        for k in range where considered?.contains(streetPlaces[k].locality) ?? true {
+            runOf[streetPlaces[k].locality] = runOf[streetPlaces[k].locality] ?? k - range.lowerBound
+        }
         for a in addresses(onStreet: street) {
-            let place = places[Int(points[Int(a)].place)]
-            guard let k = range.firstIndex(where: { streetPlaces[$0].city == place.city && streetPlaces[$0].state == place.state }) else { continue }
-            runs[k - range.lowerBound].append(a)
+            guard let k = runOf[locality(ofAddress: a)] else { continue }
+            runs[k].append(a)
         }
         return runs
+    }
+
+    /// The locality an address is in (-1 for none: a damaged file).
+    @inline(__always) func locality(ofAddress a: Int32) -> Int32 {
+        let place = Int(addresses.points.place(Int(a)))
+        return place < placeLocality.count ? placeLocality[place] : -1
+    }
+
+    /// A street is placed in at most this many of its cities per query: a name shared by many
+    /// cities (thirty synthetic ones at 30× Portland, "Main St" in a country) made every query on
+    /// it rank every city's numbers. Portland's streets are in at most 6.
+    static let streetPlaceCap = 8
+
+    /// The localities of a street's places that a query considers; nil for all of them (no more
+    /// than `streetPlaceCap`). Beyond that: those the query's city or ZIP code names first, then
+    /// those with the most addresses.
+    func consideredLocalities(ofStreet street: Int32, _ q: ParsedAddress) -> Set<Int32>? {
+        let range = places(ofStreet: street)
+        guard range.count > Self.streetPlaceCap else { return nil }
+        let city = q.city?.joined(separator: " ")
+        let zipLocalities = q.postcode.flatMap { localitiesByPostcode[$0] } ?? []
+        func named(_ k: Int) -> Bool {
+            let l = streetPlaces[k].locality
+            return zipLocalities.contains(l) || (city != nil && Int(l) < localityCityKeys.count && localityCityKeys[Int(l)] == city)
+        }
+        let chosen = range.map { (k: $0, named: named($0), count: streetPlaces[$0].count) }
+            .sorted { ($0.named ? 0 : 1, -$0.count, $0.k) < ($1.named ? 0 : 1, -$1.count, $1.k) }
+            .prefix(Self.streetPlaceCap)
+        return Set(chosen.map { streetPlaces[$0.k].locality })
     }
 
     /// Interpolation never spans more than this (metres): neighbours further apart are separate
@@ -435,7 +473,7 @@ extension AddressSearch {
         let n = number.value
         var lowerSame: Int?, upperSame: Int?, lowerAny: Int?, upperAny: Int?
         for (k, a) in members.enumerated() {
-            let v = Int(points[Int(a)].number)
+            let v = Int(points.number(Int(a)))
             if v < n {
                 lowerAny = k
                 if (v - n) % 2 == 0 { lowerSame = k }
@@ -453,7 +491,7 @@ extension AddressSearch {
             // US numbers start a new hundred at each cross street, so a number in the same hundred
             // as one neighbour lies in that neighbour's block: placed from it at that block's own
             // pace rather than on a straight line across the jump.
-            let na = Int(points[Int(members[a])].number), nb = Int(points[Int(members[b])].number)
+            let na = Int(points.number(Int(members[a]))), nb = Int(points.number(Int(members[b])))
             if na / 100 != nb / 100 {
                 let (anchor, step) = n / 100 == nb / 100 ? (b, 1) : (n / 100 == na / 100 ? (a, -1) : (-1, 0))
                 if anchor >= 0, let line = extrapolationLine(members, anchor: anchor, step: step, sameHundred: true),
@@ -620,17 +658,20 @@ extension AddressSearch {
     func streetMatches(street: Int32, q: ParsedAddress, penalty: Double, notes: [String], near number: HouseNumber? = nil) -> [ScoredMatch] {
         var out: [ScoredMatch] = []
         let points = addresses.points
-        let places = Int(streetPlaceStart[Int(street)])..<Int(streetPlaceStart[Int(street) + 1])
+        let range = places(ofStreet: street)
+        let considered = consideredLocalities(ofStreet: street, q)
         // With a number: each city's address closest to it in number.
         let closest: [Int32?] = number.map { n in
-            addressesByStreetPlace(street).map { run in run.min { abs(Int(points[Int($0)].number) - n.value) < abs(Int(points[Int($1)].number) - n.value) } }
+            addressesByStreetPlace(street, considering: q).map { run in
+                run.min { abs(Int(points.number(Int($0))) - n.value) < abs(Int(points.number(Int($1))) - n.value) }
+            }
         } ?? []
-        for i in places {
+        for i in range where considered?.contains(streetPlaces[i].locality) ?? true {
             let rep = points[Int(streetPlaces[i].representative)]
             let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
             var m = streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + [number == nil ? "no house number: the street" : "the street"])
             m.support = Int(streetPlaces[i].count)
-            if !closest.isEmpty, let near = closest[i - places.lowerBound] {
+            if !closest.isEmpty, let near = closest[i - range.lowerBound] {
                 m.location = GeoPoint(x: points[Int(near)].lon, y: points[Int(near)].lat)
                 m.notes.append("located at \(points[Int(near)].number), the nearest number known")
             }
@@ -665,21 +706,9 @@ extension AddressSearch {
         let points = addresses.points
         let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
         guard !la.isEmpty, !lb.isEmpty else { return nil }
-        var best = (Int32(0), Int32(0), Double.infinity)
-        let s = LocalMetricScale(latitude: points[Int(la.first!)].lat)
-        // Every pair of the two streets' points: their coordinates read once (in the pair loop,
-        // decoding whole points from the index's tables took 14 ms for two long streets, over
-        // the 10 ms a request may take: `scripts/fuzz`, "NE 37th Ave & NE Killingsworth St").
-        let other = lb.map { (x: points.lon(Int($0)) * s.metresPerDegreeX, y: points.lat(Int($0)) * s.metresPerDegreeY) }
-        for i in la {
-            let px = points.lon(Int(i)) * s.metresPerDegreeX, py = points.lat(Int(i)) * s.metresPerDegreeY
-            for (k, r) in other.enumerated() {
-                let dx = px - r.x, dy = py - r.y
-                let d = dx * dx + dy * dy
-                if d < best.2 { best = (i, lb[lb.startIndex + k], d) }
-            }
-        }
-        guard best.2 <= Self.crossingGap * Self.crossingGap else { return nil }
+        let s = LocalMetricScale(latitude: points.lat(Int(la[la.startIndex])))
+        guard let (bi, bj, bd) = Self.closestPair(la, lb, points: points, scale: s, within: Self.crossingGap) else { return nil }
+        let best = (bi, bj, bd)
         let gap = best.2.squareRoot()
         let pi = points[Int(best.0)], pj = points[Int(best.1)]
         var location = GeoPoint(x: (pi.lon + pj.lon) / 2, y: (pi.lat + pj.lat) / 2)
@@ -716,6 +745,47 @@ extension AddressSearch {
                            components: components)
     }
 
+    /// The closest pair of a point of `a` and a point of `b`, if within `reach` metres (squared
+    /// distance); among equally close pairs, the first of `a`, then of `b`.
+    ///
+    /// `b`'s points are put in cells `reach` wide, and each point of `a` looks in its cell and
+    /// the eight around it: a pair within reach lies in neighbouring cells. Every pair compared
+    /// was O(a·b): a street name in thirty cities has thirty times the points on each side, nine
+    /// hundred times the pairs (and 14 ms for two long streets of Portland alone, over the 10 ms a
+    /// request may take: `scripts/fuzz`, "NE 37th Ave & NE Killingsworth St").
+    static func closestPair(_ a: Slice<StoredIDs>, _ b: Slice<StoredIDs>, points: PointTable, scale s: LocalMetricScale,
+                            within reach: Double) -> (Int32, Int32, Double)? {
+        // Coordinates as stored; a damaged one (NaN, huge) is in no cell and meets nothing.
+        @inline(__always) func cell(_ x: Double, _ y: Double) -> (Int, Int)? {
+            let cx = (x / reach).rounded(.down), cy = (y / reach).rounded(.down)
+            guard abs(cx) < 1e9, abs(cy) < 1e9 else { return nil }
+            return (Int(cx), Int(cy))
+        }
+        var cells: [Int: [(k: Int, x: Double, y: Double)]] = [:]
+        for (k, j) in b.enumerated() {
+            let x = points.lon(Int(j)) * s.metresPerDegreeX, y = points.lat(Int(j)) * s.metresPerDegreeY
+            guard let (cx, cy) = cell(x, y) else { continue }
+            cells[cx &* 2_000_000_003 &+ cy, default: []].append((k, x, y))
+        }
+        var best: (i: Int, k: Int, d: Double)?
+        for (i, p) in a.enumerated() {
+            let px = points.lon(Int(p)) * s.metresPerDegreeX, py = points.lat(Int(p)) * s.metresPerDegreeY
+            guard let (cx, cy) = cell(px, py) else { continue }
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    for r in cells[(cx + dx) &* 2_000_000_003 &+ (cy + dy)] ?? [] {
+                        let ex = px - r.x, ey = py - r.y
+                        let d = ex * ex + ey * ey
+                        if let b = best, !(d < b.d || (d == b.d && i == b.i && r.k < b.k)) { continue }
+                        best = (i, r.k, d)
+                    }
+                }
+            }
+        }
+        guard let best, best.d <= reach * reach else { return nil }
+        return (a[a.startIndex + best.i], b[b.startIndex + best.k], best.d)
+    }
+
     /// The compass quadrant a corner qualifier names ("nec", "sw cor", "northwest corner"), as
     /// unit steps east and north; nil for anything else.
     static func cornerDirection(_ qualifier: String?) -> (east: Double, north: Double)? {
@@ -739,10 +809,10 @@ extension AddressSearch {
 
     /// Each street as the line through its address points within 150 m of its own point nearest
     /// the other street (`nearA`, `nearB`); where the two lines cross.
-    func crossingOfFittedLines(_ a: ArraySlice<Int32>, _ b: ArraySlice<Int32>, nearA: GeoPoint, nearB: GeoPoint,
+    func crossingOfFittedLines(_ a: Slice<StoredIDs>, _ b: Slice<StoredIDs>, nearA: GeoPoint, nearB: GeoPoint,
                                scale s: LocalMetricScale) -> GeoPoint? {
         let near = GeoPoint(x: (nearA.x + nearB.x) / 2, y: (nearA.y + nearB.y) / 2)
-        func line(_ list: ArraySlice<Int32>, around c: GeoPoint) -> (Double, Double, Double, Double)? {
+        func line(_ list: Slice<StoredIDs>, around c: GeoPoint) -> (Double, Double, Double, Double)? {
             var xs: [Double] = [], ys: [Double] = []
             for i in list {
                 let p = addresses.points[Int(i)]

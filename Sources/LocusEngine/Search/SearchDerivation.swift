@@ -76,8 +76,7 @@ struct SearchDerivation {
         var groups: [Int32: [Member]] = [:]
         for m in members { groups[placeLocality[Int(m.place)], default: []].append(m.member) }
         for (locality, group) in groups.sorted(by: { localities[Int($0.key)] < localities[Int($1.key)] }) {
-            let l = localities[Int(locality)]
-            streetPlaces.append(AddressSearch.StreetPlace(street: street, city: l.city, state: l.state,
+            streetPlaces.append(AddressSearch.StreetPlace(street: street, locality: locality,
                                                           count: Int32(group.count), representative: Self.medoid(group)))
         }
     }
@@ -106,7 +105,7 @@ struct SearchDerivation {
         var tokenSets: [Set<String>] = []
         var vocabularySet = Set<String>()
         for sp in streetPlaces {
-            let words = Set(streetTokens[Int(sp.street)] + AddressText.tokens(sp.city))
+            let words = Set(streetTokens[Int(sp.street)] + AddressText.tokens(localities[Int(sp.locality)].city))
             tokenSets.append(words)
             vocabularySet.formUnion(words)
         }

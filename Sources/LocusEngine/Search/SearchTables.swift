@@ -3,136 +3,201 @@ import LocusCore
 
 /// Addresses by house number: the numbers in order, and each number's addresses in one run.
 struct NumberIndex: Sendable {
-    let keys: [Int32]
-    /// The addresses of `keys[k]` are `addresses[starts[k] ..< starts[k + 1]]`.
-    let starts: [Int32]
-    let addresses: [Int32]
+    /// The house numbers in order (Int32).
+    let keys: PackedRecords
+    /// The addresses of `keys[k]` are `addresses[starts[k]]`.
+    let starts: StoredRuns
+    let addresses: StoredIDs
 
-    init(keys: [Int32], starts: [Int32], addresses: [Int32]) {
-        self.keys = keys
-        self.starts = starts
-        self.addresses = addresses
-    }
-
-    /// Each number's list kept in its order.
-    init(_ lists: [Int32: [Int32]]) {
-        var keys: [Int32] = [], starts: [Int32] = [0], addresses: [Int32] = []
-        for k in lists.keys.sorted() {
-            keys.append(k)
-            addresses += lists[k] ?? []
-            starts.append(Int32(addresses.count))
-        }
-        self.init(keys: keys, starts: starts, addresses: addresses)
-    }
-
-    subscript(number: Int32) -> ArraySlice<Int32>? {
-        var lo = 0, hi = keys.count
+    subscript(number: Int32) -> Slice<StoredIDs>? {
+        var lo = 0, hi = min(keys.count, starts.count)
+        let count = hi
         while lo < hi {
             let mid = (lo + hi) / 2
-            if keys[mid] < number { lo = mid + 1 } else { hi = mid }
+            if keys.i32(mid, 0) < number { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < keys.count, keys[lo] == number else { return nil }
-        return addresses[Int(starts[lo])..<Int(starts[lo + 1])]
+        guard lo < count, keys.i32(lo, 0) == number else { return nil }
+        return addresses[starts[lo]]
     }
 }
 
-/// What `AddressSearch` derives from every address point, as the index stores it (sections
-/// `search_*` of `IndexSections`): the builder works it out once; an open reads it.
+/// The street places as the index stores them: street, locality, count and representative
+/// address (Int32 each), decoded one at a time, each id read as a valid one (see `StoredIDs`).
+struct StreetPlaceTable: RandomAccessCollection, Sendable {
+    static let stride = 16
+    let records: PackedRecords
+    let streetCount: Int32, localityCount: Int32, addressCount: Int32
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { streetCount > 0 && localityCount > 0 && addressCount > 0 ? records.count : 0 }
+
+    subscript(i: Int) -> AddressSearch.StreetPlace {
+        precondition(i >= 0 && i < records.count, "street place index out of range")
+        let street = records.i32(i, 0), locality = records.i32(i, 4), count = records.i32(i, 8), representative = records.i32(i, 12)
+        return AddressSearch.StreetPlace(street: street >= 0 && street < streetCount ? street : 0,
+                                         locality: locality >= 0 && locality < localityCount ? locality : 0,
+                                         count: Swift.max(count, 0),
+                                         representative: representative >= 0 && representative < addressCount ? representative : 0)
+    }
+}
+
+/// What `AddressSearch` derives from the address points and street names, as the index stores it
+/// (sections `search_*` of `IndexSections`): the builder works it out once; an open uses it where
+/// it lies.
 ///
-/// Read, it is checked as it is copied (every address within the points, every run in order),
-/// so that a damaged file is refused rather than trapped on: one pass over memory, about 10 ms
-/// per million addresses here, where deriving it took about 1.3 s per million.
+/// Two kinds of table: per address (each street's and each house number's addresses), whose
+/// size grows with the addresses, and per street (street places, the word index, the lists),
+/// which grows with the streets. Neither is copied or decoded at open: an open checks their
+/// shapes (one run start per street, per number, per word), and ids are clamped as they are read
+/// (`StoredIDs`, `StoredRuns`), so a damaged file answers wrongly or is refused, never traps.
 enum SearchTables {
+    /// The small lists, decoded at open (they grow with cities, not streets or addresses).
     struct Lists: Codable {
+        /// City and state of each locality (places that share them).
         var localities: [[String]]
-        var vocabulary: [String]
+        /// The longest core key and vocabulary word, and every character of them (see
+        /// `AddressSearch.typoAlphabet`).
+        var longestCore: Int
+        var longestWord: Int
+        var alphabet: String
+    }
+
+    /// Postcodes and cities as areas: decoded when a query first needs them.
+    struct Areas: Codable {
         var postcodes: [AddressSearch.Area]
         var cities: [AddressSearch.Area]
     }
 
-    /// The tables that grow with streets and street places; the builder streams the four that
-    /// grow with addresses (`search_by_street`, `search_number_keys`, `search_number_start`,
-    /// `search_by_number`) itself.
-    static func packStreetLevel(_ d: SearchDerivation) -> [(name: String, content: SectionContent)] {
-        var localities: [[String]] = [], localityID: [String: Int32] = [:]
-        var places: [Int32] = []
-        for sp in d.streetPlaces {
-            let key = sp.city + "\u{1}" + sp.state
-            let id = localityID[key] ?? {
-                localities.append([sp.city, sp.state])
-                localityID[key] = Int32(localities.count - 1)
-                return Int32(localities.count - 1)
-            }()
-            places += [sp.street, id, sp.count, sp.representative]
+    /// The tables in use: over a mapped or copied file, or over what the builder packed.
+    struct Stored {
+        /// Each street's search tokens, joined by spaces.
+        var streetTokens: StoredStrings
+        var streetStart: StoredRuns
+        var byStreet: StoredIDs
+        var streetPlaces: StreetPlaceTable
+        var streetPlaceStart: StoredRuns
+        var byNumber: NumberIndex
+        /// Sorted words of street places, and the street places of each (`postings[postingStart[w]]`).
+        var vocabulary: StoredStrings
+        var postings: StoredIDs
+        var postingStart: StoredRuns
+        /// Sorted core keys of the street names, and the streets of each (`coreStreets[coreStart[k]]`).
+        var coreKeys: StoredStrings
+        var coreStreets: StoredIDs
+        var coreStart: StoredRuns
+        var lists: Lists
+        /// The JSON of `Areas`, decoded on first use.
+        var areas: PackedRecords
+    }
+
+    /// Tables that grow with the streets (and their places), the cities and the postcodes.
+    static func packPerStreet(_ d: AddressSearch.PointDerived) -> [(name: String, bytes: [UInt8])] {
+        let t = streetTables(d)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func strings(_ name: String, _ values: [String]) -> [(name: String, bytes: [UInt8])] {
+            let (b, starts) = StoredStrings.pack(values)
+            return [(name, b), (name + "_start", bytes(starts))]
         }
-        let (vocabulary, postingLists) = d.wordIndex()
+        return [
+            ("search_street_places", bytes(t.places)), ("search_street_place_start", bytes(t.placeStart)),
+            ("search_posting_start", bytes(t.postingStart)), ("search_postings", bytes(t.postings)),
+            ("search_core_start", bytes(t.coreStart)), ("search_core_streets", bytes(t.coreStreets)),
+            ("search_lists", Array((try? encoder.encode(t.lists)) ?? Data())),
+            ("search_areas", Array((try? encoder.encode(Areas(postcodes: d.postcodes, cities: d.cities))) ?? Data())),
+        ] + strings("search_vocabulary", d.vocabulary) + strings("search_core_keys", t.coreKeys)
+            + strings("search_street_tokens", d.streetTokens.map { $0.joined(separator: " ") })
+    }
+
+    /// The street-level tables, as arrays.
+    static func streetTables(_ d: AddressSearch.PointDerived)
+        -> (places: [Int32], placeStart: [Int32], postingStart: [Int32], postings: [Int32],
+            coreKeys: [String], coreStart: [Int32], coreStreets: [Int32], lists: Lists) {
+        var places: [Int32] = []
+        places.reserveCapacity(d.streetPlaces.count * 4)
+        var placeStart = [Int32](repeating: 0, count: d.streetTokens.count + 1)
+        for sp in d.streetPlaces {
+            places += [sp.street, sp.locality, sp.count, sp.representative]
+            placeStart[Int(sp.street) + 1] += 1
+        }
+        for i in 0..<d.streetTokens.count { placeStart[i + 1] += placeStart[i] }
         var postingStart: [Int32] = [0], postings: [Int32] = []
-        for list in postingLists {
+        for list in d.postings {
             postings += list
             postingStart.append(Int32(postings.count))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let lists = (try? encoder.encode(Lists(localities: localities, vocabulary: vocabulary, postcodes: d.postcodes, cities: d.cities))) ?? Data()
-        return [
-            ("search_street_start", .bytes(bytes(d.streetStart))), ("search_street_places", .bytes(bytes(places))),
-            ("search_posting_start", .bytes(bytes(postingStart))), ("search_postings", .bytes(bytes(postings))),
-            ("search_lists", .bytes(Array(lists))),
-            // Tokens never hold spaces or line breaks (they are split on them).
-            ("search_street_tokens", .bytes(Array(d.streetTokens.map { $0.joined(separator: " ") }.joined(separator: "\n").utf8))),
-        ]
+        var byCore: [String: [Int32]] = [:]
+        for (i, tokens) in d.streetTokens.enumerated() { byCore[StreetNameParts(tokens: tokens).coreKey, default: []].append(Int32(i)) }
+        let coreKeys = byCore.keys.sorted()
+        var coreStart: [Int32] = [0], coreStreets: [Int32] = []
+        for key in coreKeys {
+            coreStreets += byCore[key] ?? []
+            coreStart.append(Int32(coreStreets.count))
+        }
+        var alphabet = Set<Character>()
+        for key in coreKeys { alphabet.formUnion(key) }
+        for word in d.vocabulary { alphabet.formUnion(word) }
+        let lists = Lists(localities: d.localities, longestCore: coreKeys.map(\.count).max() ?? 0,
+                          longestWord: d.vocabulary.map(\.count).max() ?? 0, alphabet: String(alphabet.sorted()))
+        return (places, placeStart, postingStart, postings, coreKeys, coreStart, coreStreets, lists)
     }
 
-    static func unpack(_ sections: [String: PackedBytes], addresses: AddressIndex, path: String) throws(LocusError) -> AddressSearch.PointDerived {
+    /// The tables over sections, their shapes checked (not their contents: see the type's note).
+    static func unpack(_ sections: [String: PackedBytes], addresses: AddressIndex, path: String) throws(LocusError) -> Stored {
         let damaged = LocusError(.invalidIndex, "\(path): the search tables are missing or damaged; rebuild the index")
-        func ints(_ name: String) throws(LocusError) -> [Int32] {
-            guard let s = sections[name], s.bytes.count % 4 == 0 else { throw damaged }
-            return withExtendedLifetime(s.owner) {
-                (0..<(s.bytes.count / 4)).map { Int32(littleEndian: s.bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
-            }
+        func table(_ name: String, stride: Int = 4) throws(LocusError) -> PackedRecords {
+            guard let s = sections[name], s.bytes.count % stride == 0 else { throw damaged }
+            return PackedRecords(bytes: s.bytes, stride: stride, owner: s.owner)
         }
-        /// Values all in `0 ..< limit`.
-        func within(_ values: [Int32], _ limit: Int) -> Bool { values.allSatisfy { $0 >= 0 && Int($0) < limit } }
-        /// Run starts: from 0, in order, ending at `total`.
-        func runs(_ starts: [Int32], count: Int, total: Int) -> Bool {
-            starts.count == count + 1 && starts.first == 0 && Int(starts[count]) == total && zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+        func strings(_ name: String) throws(LocusError) -> StoredStrings {
+            StoredStrings(bytes: try table(name, stride: 1), starts: try table(name + "_start"))
         }
         let n = addresses.points.count, streetCount = addresses.streets.count
-        guard let listBytes = sections["search_lists"],
-              let lists = withExtendedLifetime(listBytes.owner, { try? JSONDecoder().decode(Lists.self, from: Data(listBytes.bytes)) }),
+        let listBytes = try table("search_lists", stride: 1)
+        guard let lists = try? JSONDecoder().decode(Lists.self, from: Data(listBytes.bytes)),
               lists.localities.allSatisfy({ $0.count == 2 }) else { throw damaged }
-        let streetStart = try ints("search_street_start"), byStreet = try ints("search_by_street")
-        let keys = try ints("search_number_keys"), numberStart = try ints("search_number_start"), byNumber = try ints("search_by_number")
-        let places = try ints("search_street_places")
-        let postingStart = try ints("search_posting_start"), postings = try ints("search_postings")
-        guard runs(streetStart, count: streetCount, total: byStreet.count), within(byStreet, n),
-              runs(numberStart, count: keys.count, total: byNumber.count), within(byNumber, n),
-              zip(keys, keys.dropFirst()).allSatisfy({ $0 < $1 }),
-              places.count % 4 == 0, runs(postingStart, count: lists.vocabulary.count, total: postings.count),
-              within(postings, places.count / 4) else { throw damaged }
-        // Tokenising every street name was a third of an open's time (perf, Portland).
-        guard let tokenText = sections["search_street_tokens"] else { throw damaged }
-        let streetTokens = withExtendedLifetime(tokenText.owner) {
-            String(decoding: tokenText.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { $0.split(separator: " ").map(String.init) }
-        }
-        guard streetTokens.count == streetCount || (streetCount == 0 && streetTokens == [[]]) else { throw damaged }
-        var streetPlaces: [AddressSearch.StreetPlace] = []
-        streetPlaces.reserveCapacity(places.count / 4)
-        var previousStreet: Int32 = -1
-        for k in stride(from: 0, to: places.count, by: 4) {
-            let street = places[k], locality = places[k + 1], count = places[k + 2], representative = places[k + 3]
-            // Street places are in street order: `AddressSearch` finds a street's by counting.
-            guard street >= previousStreet, Int(street) < streetCount, locality >= 0, Int(locality) < lists.localities.count,
-                  count >= 0, representative >= 0, Int(representative) < n else { throw damaged }
-            previousStreet = street
-            let l = lists.localities[Int(locality)]
-            streetPlaces.append(AddressSearch.StreetPlace(street: street, city: l[0], state: l[1], count: count, representative: representative))
-        }
-        let postingLists = (0..<lists.vocabulary.count).map { Array(postings[Int(postingStart[$0])..<Int(postingStart[$0 + 1])]) }
-        return AddressSearch.PointDerived(streetTokens: streetCount == 0 ? [] : streetTokens, streetStart: streetStart, byStreet: byStreet, streetPlaces: streetPlaces,
-                                          byNumber: NumberIndex(keys: keys, starts: numberStart, addresses: byNumber),
-                                          vocabulary: lists.vocabulary, postings: postingLists, postcodes: lists.postcodes, cities: lists.cities)
+        let streetStart = try table("search_street_start"), byStreet = try table("search_by_street")
+        let keys = try table("search_number_keys"), numberStart = try table("search_number_start"), byNumber = try table("search_by_number")
+        let places = try table("search_street_places", stride: StreetPlaceTable.stride), placeStart = try table("search_street_place_start")
+        let postingStart = try table("search_posting_start"), postings = try table("search_postings")
+        let coreStart = try table("search_core_start"), coreStreets = try table("search_core_streets")
+        let vocabulary = try strings("search_vocabulary"), coreKeys = try strings("search_core_keys"), tokens = try strings("search_street_tokens")
+        // The shapes: one run start per street, per number, per word, per core key.
+        guard streetStart.count == streetCount + 1, numberStart.count == keys.count + 1, placeStart.count == streetCount + 1,
+              postingStart.count == vocabulary.count + 1, coreStart.count == coreKeys.count + 1, tokens.count == streetCount
+        else { throw damaged }
+        let streetPlaces = StreetPlaceTable(records: places, streetCount: Int32(clamping: streetCount),
+                                            localityCount: Int32(clamping: lists.localities.count), addressCount: Int32(clamping: n))
+        return Stored(streetTokens: tokens, streetStart: StoredRuns(streetStart, total: byStreet.count), byStreet: StoredIDs(byStreet, limit: n),
+                      streetPlaces: streetPlaces, streetPlaceStart: StoredRuns(placeStart, total: streetPlaces.count),
+                      byNumber: NumberIndex(keys: keys, starts: StoredRuns(numberStart, total: byNumber.count),
+                                            addresses: StoredIDs(byNumber, limit: n)),
+                      vocabulary: vocabulary, postings: StoredIDs(postings, limit: streetPlaces.count),
+                      postingStart: StoredRuns(postingStart, total: postings.count),
+                      coreKeys: coreKeys, coreStreets: StoredIDs(coreStreets, limit: streetCount),
+                      coreStart: StoredRuns(coreStart, total: coreStreets.count), lists: lists, areas: try table("search_areas", stride: 1))
+    }
+
+    /// What the builder derived, in the form an open reads (the builder's own search, and the
+    /// evaluation's, which derives one holding some addresses out).
+    static func inMemory(_ d: AddressSearch.PointDerived, addresses: AddressIndex) -> Stored {
+        let t = streetTables(d)
+        let n = addresses.points.count
+        let streetPlaces = StreetPlaceTable(records: PackedRecords(packed: bytes(t.places), stride: StreetPlaceTable.stride),
+                                            streetCount: Int32(clamping: d.streetTokens.count),
+                                            localityCount: Int32(clamping: d.localities.count), addressCount: Int32(clamping: n))
+        let areas = (try? JSONEncoder().encode(Areas(postcodes: d.postcodes, cities: d.cities))) ?? Data()
+        return Stored(streetTokens: StoredStrings(d.streetTokens.map { $0.joined(separator: " ") }),
+                      streetStart: StoredRuns(d.streetStart, total: d.byStreet.count),
+                      byStreet: StoredIDs(d.byStreet, limit: n), streetPlaces: streetPlaces,
+                      streetPlaceStart: StoredRuns(t.placeStart, total: streetPlaces.count),
+                      byNumber: NumberIndex(keys: PackedRecords(packed: bytes(d.numberKeys), stride: 4),
+                                            starts: StoredRuns(d.numberStart, total: d.byNumber.count), addresses: StoredIDs(d.byNumber, limit: n)),
+                      vocabulary: StoredStrings(d.vocabulary), postings: StoredIDs(t.postings, limit: streetPlaces.count),
+                      postingStart: StoredRuns(t.postingStart, total: t.postings.count),
+                      coreKeys: StoredStrings(t.coreKeys), coreStreets: StoredIDs(t.coreStreets, limit: d.streetTokens.count),
+                      coreStart: StoredRuns(t.coreStart, total: t.coreStreets.count), lists: t.lists,
+                      areas: PackedRecords(packed: Array(areas), stride: 1))
     }
 
     static func bytes(_ values: [Int32]) -> [UInt8] {

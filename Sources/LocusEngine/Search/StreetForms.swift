@@ -12,7 +12,7 @@ extension AddressSearch {
     /// of any street or city ("ml", "tv", "bh"; never "oak" when Oak St exists somewhere).
     func isInitials(_ t: String) -> Bool {
         guard (1...4).contains(t.count), t.unicodeScalars.allSatisfy({ $0.value >= 0x61 && $0.value <= 0x7A }) else { return false }
-        return t.count == 1 || vocabularyIndex[t] == nil
+        return t.count == 1 || vocabularyID(t) == nil
     }
 
     /// Core keys the typed core abbreviates with initials, each letter the first of one word, whole
@@ -70,7 +70,7 @@ extension AddressSearch {
     /// exactly one such name, or exactly one with the typed type; nil when it is ambiguous.
     func prefixCore(_ core: [String], type: String?) -> String? {
         var keys = Set<String>()
-        for (i, t) in core.enumerated() where t.count >= 4 && vocabularyIndex[t] == nil && t.allSatisfy(\.isLetter) {
+        for (i, t) in core.enumerated() where t.count >= 4 && vocabularyID(t) == nil && t.allSatisfy(\.isLetter) {
             let range = wordsWithPrefix(t)
             // A prefix shared by hundreds of words is no abbreviation anyone relies on.
             guard range.count <= 64 else { continue }
@@ -78,7 +78,7 @@ extension AddressSearch {
             for w in range {
                 words[i] = vocabulary[w]
                 let key = words.joined(separator: " ")
-                if streetsByCore[key] != nil { keys.insert(key) }
+                if streets(withCore: key) != nil { keys.insert(key) }
             }
         }
         if keys.count > 1, type != nil { keys = keys.filter { hasType($0, type) } }
@@ -86,7 +86,7 @@ extension AddressSearch {
     }
 
     func hasType(_ core: String, _ type: String?) -> Bool {
-        (streetsByCore[core] ?? []).contains { streets[Int($0)].parts.type == type }
+        (streets(withCore: core) ?? StoredIDs([], limit: 0)[...]).contains { streets[Int($0)].parts.type == type }
     }
 
     /// The type most of the addresses on streets of this name have: the one meant when none is typed.
@@ -95,7 +95,7 @@ extension AddressSearch {
         var counts: [String: Int32] = [:]
         for s in list {
             guard let t = streets[Int(s)].parts.type else { continue }
-            counts[t, default: 0] += streetStart[Int(s) + 1] - streetStart[Int(s)]
+            counts[t, default: 0] += Int32(streetStart[Int(s)].count)
         }
         return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     }

@@ -97,13 +97,13 @@ extension AddressSearch {
         var constraint: UInt8 = 0
         func apply(_ wordIDs: some Sequence<Int>) {
             for w in wordIDs {
-                for sp in postings[w] where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
+                for sp in streetPlaces(withWord: w) where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
             }
             constraint += 1
         }
         for w in words.prefix(8) {
-            if let i = vocabularyIndex[w] {
-                apply([Int(i)])
+            if let i = vocabularyID(w) {
+                apply([i])
             } else {
                 // A misspelt whole word: every word within the allowance.
                 let fuzzy = fuzzyWords(w)
@@ -131,7 +131,8 @@ extension AddressSearch {
             let rep = addresses.points[Int(sp.representative)]
             guard let r = rank(GeoPoint(x: rep.lon, y: rep.lat), popularity: Int(sp.count), request, quality: quality) else { continue }
             if out.count >= keep, r >= worstKept { continue }
-            let text = [addresses.streetDisplay[Int(sp.street)], sp.city, sp.state].filter { !$0.isEmpty }.joined(separator: ", ")
+            let l = localities[Int(sp.locality)]
+            let text = [addresses.streetDisplay[Int(sp.street)], l.city, l.state].filter { !$0.isEmpty }.joined(separator: ", ")
             out.append((r, Suggestion(text: text, type: .street, key: "s\(c)")))
             if out.count > keep * 4 {
                 out.sort { $0.0 < $1.0 }
@@ -170,16 +171,51 @@ extension AddressSearch {
     private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var out: [(Double, Suggestion)] = []
+        // A number's addresses share few streets, each in many cities: a street's tokens, and
+        // whether a word or the prefix is a typo of one of its (or a city's) words, are worked
+        // out once per query, when first needed.
+        var streetTokens: [UInt32: [String]] = [:]
+        var typos: [TypoKey: Bool] = [:]
+        let typed = words
+        func typo(_ k: Int, _ key: TypoKey, in words: @autoclosure () -> [String]) -> Bool {
+            if let known = typos[key] { return known }
+            let w = k < typed.count ? typed[k] : (prefix ?? "")
+            // A street's tokens compared where they lie when they and the word are ASCII.
+            if case .street(let s, _) = key,
+               let found = k < typed.count ? streets.hasTypo(of: w, street: Int(s)) : streets.hasPrefixTypo(w, street: Int(s)) {
+                typos[key] = found
+                return found
+            }
+            let list = words()
+            let found = k < typed.count
+                ? w.count >= 3 && list.contains { EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil }
+                : prefixMatches(w, in: list).typo
+            typos[key] = found
+            return found
+        }
+        let points = addresses.points
         for a in list {
-            let p = addresses.points[Int(a)]
-            let streetTokens = streets[Int(p.street)].tokens
-            let placeWords = placeTokens[Int(p.place)]
+            let i = Int(a)
+            let s = points.street(i), place = Int(points.place(i))
+            // The street's tokens decoded only when bytes cannot decide (a typo, text outside ASCII).
+            var decoded: [String]?
+            func tokens() -> [String] {
+                if let decoded { return decoded }
+                let t = streetTokens[s] ?? streets.tokens(Int(s))
+                streetTokens[s] = t
+                decoded = t
+                return t
+            }
+            func inStreet(_ w: String, whole: Bool) -> Bool {
+                streets.has(w, whole: whole, street: Int(s)) ?? tokens().contains { whole ? $0 == w : $0.hasPrefix(w) }
+            }
+            let placeWords = placeTokens[place]
+            let city = place < placeLocality.count ? placeLocality[place] : -1
             var quality = 0.0
             var ok = true
-            for w in words where !streetTokens.contains(w) && !placeWords.contains(w) {
-                if w.count >= 3, (streetTokens + placeWords).contains(where: {
-                    EditDistance.distance(w, $0, limit: EditDistance.allowance(forLength: max(w.count, $0.count))) != nil
-                }) {
+            for (k, w) in words.enumerated() where !inStreet(w, whole: true) && !placeWords.contains(w) {
+                if w.count >= 3, typo(k, .street(s, k), in: tokens()) || typo(k, .city(city, k), in: Array(placeWords.dropLast()))
+                    || typo(k, .place(place, k), in: Array(placeWords.suffix(1))) {
                     quality += 1
                 } else {
                     ok = false
@@ -187,15 +223,28 @@ extension AddressSearch {
                 }
             }
             guard ok else { continue }
-            if let prefix {
-                let m = prefixMatches(prefix, in: streetTokens + placeWords)
-                guard m.matched else { continue }
-                if m.typo { quality += 1 }
+            if let prefix, !inStreet(prefix, whole: false), !placeWords.contains(where: { $0.hasPrefix(prefix) }) {
+                // Not the beginning of a word: one edit from one (`prefixMatches`), a point off.
+                let k = words.count
+                guard prefix.count >= 4, typo(k, .street(s, k), in: tokens()) || typo(k, .city(city, k), in: Array(placeWords.dropLast()))
+                        || typo(k, .place(place, k), in: Array(placeWords.suffix(1))) else { continue }
+                quality += 1
             }
-            guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: quality) else { continue }
-            out.append((r, Suggestion(text: addresses.components(of: Int(a)).formatted, type: .address, key: "a\(a)")))
+            // As `PointTable` reads a damaged coordinate: 0.
+            let lon = points.lon(i), lat = points.lat(i)
+            let location = GeoPoint(x: abs(lon) <= 180 ? lon : 0, y: abs(lat) <= 90 ? lat : 0)
+            guard let r = rank(location, popularity: 1, request, quality: quality) else { continue }
+            out.append((r, Suggestion(text: addresses.components(of: i).formatted, type: .address, key: "a\(a)")))
         }
         return out
+    }
+
+    /// Whether typed word `k` (the prefix: `k` = the words' count) is a typo of a word of a
+    /// street, a city or a place's postcode.
+    enum TypoKey: Hashable {
+        case street(UInt32, Int)
+        case city(Int32, Int)
+        case place(Int, Int)
     }
 
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
