@@ -20,6 +20,22 @@ import Testing
         return Dictionary(uniqueKeysWithValues: directory.sections.map { ($0.name, $0) })
     }
 
+    /// Appends a new directory of these entries (JSON objects) and a footer pointing to it in
+    /// place of the old footer; returns the directory's offset.
+    @discardableResult
+    static func replaceDirectory(of data: inout Data, with entries: [String]) -> Int {
+        let directory = Data(#"{"sections":[\#(entries.joined(separator: ","))]}"#.utf8)
+        data = data.prefix(data.count - 32)
+        let offset = data.count
+        data.append(directory)
+        var tail = Data("LOCUSSEC".utf8)
+        withUnsafeBytes(of: UInt64(offset).littleEndian) { tail.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt64(directory.count).littleEndian) { tail.append(contentsOf: $0) }
+        tail.append(Data("LOCUSEND".utf8))
+        data.append(tail)
+        return offset
+    }
+
     /// The neighbourhoods' grid (`LayerTables`).
     static let layerTables = Set(["grid", "cells", "entries", "band_edges", "edges", "edge_start", "labels"].map { "layer.neighborhoods.\($0)" })
 
@@ -167,15 +183,7 @@ extension IndexTablesTests {
             let entries = try Self.sections(good).values.map { e in
                 #"{"length":\#(e.name == name ? e.length - cut : e.length),"name":"\#(e.name)","offset":\#(e.offset)}"#
             }
-            let directory = Data(#"{"sections":[\#(entries.joined(separator: ","))]}"#.utf8)
-            data = data.prefix(data.count - 32)
-            let offset = data.count
-            data.append(directory)
-            var tail = Data("LOCUSSEC".utf8)
-            withUnsafeBytes(of: UInt64(offset).littleEndian) { tail.append(contentsOf: $0) }
-            withUnsafeBytes(of: UInt64(directory.count).littleEndian) { tail.append(contentsOf: $0) }
-            tail.append(Data("LOCUSEND".utf8))
-            data.append(tail)
+            Self.replaceDirectory(of: &data, with: entries)
         }
         let path = TestSupport.temporaryDirectory().appendingPathComponent("\(name).locus").path
         try data.write(to: URL(fileURLWithPath: path))
@@ -200,15 +208,7 @@ extension IndexTablesTests {
         let offset = data[(footer + 8)..<(footer + 16)].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         // A new directory after the old one: the points table 200 times under other names.
         let entries = (0..<200).map { #"{"length":\#(points.length),"name":"copy\#($0)","offset":\#(points.offset)}"# }
-        let directory = Data(#"{"sections":[\#(entries.joined(separator: ","))]}"#.utf8)
-        data = data.prefix(footer)
-        let newOffset = data.count
-        data.append(directory)
-        var tail = Data("LOCUSSEC".utf8)
-        withUnsafeBytes(of: UInt64(newOffset).littleEndian) { tail.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(directory.count).littleEndian) { tail.append(contentsOf: $0) }
-        tail.append(Data("LOCUSEND".utf8))
-        data.append(tail)
+        let newOffset = Self.replaceDirectory(of: &data, with: entries)
         #expect(offset < newOffset)
         let path = TestSupport.temporaryDirectory().appendingPathComponent("repeated.locus").path
         try data.write(to: URL(fileURLWithPath: path))

@@ -263,7 +263,9 @@ public final class BoundaryLayer: Sendable {
     /// The entries of a cell, clamped as `AddressIndex.cellRange` clamps its cells.
     @inline(__always) func cellRange(_ cell: Int) -> Range<Int> {
         guard cell >= 0, cell + 1 < cellStart.count else { return 0..<0 }
-        let lo = Int(cellStart.u32(cell, 0)), hi = Int(cellStart.u32(cell + 1, 0))
+        let starts = cellStart.bytes
+        let lo = Int(UInt32(littleEndian: starts.loadUnaligned(fromByteOffset: cell * 4, as: UInt32.self)))
+        let hi = Int(UInt32(littleEndian: starts.loadUnaligned(fromByteOffset: cell * 4 + 4, as: UInt32.self)))
         return lo <= hi && hi <= entries.count ? lo..<hi : 0..<0
     }
 
@@ -287,11 +289,17 @@ public final class BoundaryLayer: Sendable {
         let c = min(Int((x - extent.minX) / cellWidth), columns - 1)
         let r = min(Int((y - extent.minY) / cellHeight), rows - 1)
         let featureCount = features.count, edgeCount = bandEdges.count
-        // Raw loads at the layout's stride; each entry's feature and edges checked against their
-        // tables (a damaged file answers wrongly, never traps).
+        // Raw loads at the layout's constant strides (through `PackedRecords`, whose stride is a
+        // stored value, this loop ran 10–20 % slower); each entry's feature and edges checked
+        // against their tables (a damaged file answers wrongly, never traps).
+        guard let base = entries.bytes.baseAddress else { return }
         let edges = bandEdges.bytes
+        @inline(__always) func u32(_ offset: Int) -> Int {
+            Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+        }
         for i in cellRange(r * columns + c) {
-            let feature = Int(entries.u32(i, 0)), start = Int(entries.u32(i, 4)), count = Int(entries.u32(i, 8))
+            let o = i * CellEntry.packedSize
+            let feature = u32(o), start = u32(o + 4), count = u32(o + 8)
             guard feature < featureCount else { continue }
             if count == 0 || (start <= edgeCount && count <= edgeCount - start && Self.covers(edges, start, count, x, y)) {
                 body(feature)
