@@ -101,19 +101,18 @@ struct SearchDerivation {
     }
 
     /// The word index over street places (street and city tokens), once every street is in.
+    /// Each place's words are worked out twice rather than kept between the passes: kept, they
+    /// were most of a build's memory at 100× Portland (a million street places).
     func wordIndex() -> (vocabulary: [String], postings: [[Int32]]) {
-        var tokenSets: [Set<String>] = []
+        let cityTokens = localities.map { AddressText.tokens($0.city) }
+        func words(_ sp: AddressSearch.StreetPlace) -> Set<String> { Set(streetTokens[Int(sp.street)] + cityTokens[Int(sp.locality)]) }
         var vocabularySet = Set<String>()
-        for sp in streetPlaces {
-            let words = Set(streetTokens[Int(sp.street)] + AddressText.tokens(localities[Int(sp.locality)].city))
-            tokenSets.append(words)
-            vocabularySet.formUnion(words)
-        }
+        for sp in streetPlaces { vocabularySet.formUnion(words(sp)) }
         let vocabulary = vocabularySet.sorted()
         let vocabularyIndex = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, Int32($0)) })
         var postings = [[Int32]](repeating: [], count: vocabulary.count)
-        for (i, words) in tokenSets.enumerated() {
-            for w in words { postings[Int(vocabularyIndex[w] ?? 0)].append(Int32(i)) }
+        for (i, sp) in streetPlaces.enumerated() {
+            for w in words(sp) { postings[Int(vocabularyIndex[w] ?? 0)].append(Int32(i)) }
         }
         return (vocabulary, postings)
     }
