@@ -102,6 +102,9 @@ extension Locus.Index {
         @Option(name: .long, help: ArgumentHelp("How far in front of a lot (metres) a point still belongs to it. Default \(LotLayer.defaultReach.formatted()).", valueName: "metres"))
         var lotReach: Double?
 
+        @Option(name: .long, help: ArgumentHelp("Memory (MiB) the build may hold for what grows with the addresses; past it, sorting spills to temporary files in $TMPDIR (about the index's size). Default 1024.", valueName: "MiB"))
+        var maxMemory: Int?
+
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Index file to write. Default: $LOCUS_INDEX, else Index/portland.locus.", valueName: "path"))
         var output: String?
 
@@ -130,6 +133,9 @@ extension Locus.Index {
             }
             if lotReach != nil, lots == nil, dataset == nil, addresses != nil || !layer.isEmpty {
                 throw ValidationError("--lot-reach needs --lots")
+            }
+            if let m = maxMemory, !(64...1 << 20).contains(m) {
+                throw ValidationError("--max-memory is 64 … 1048576 MiB")
             }
         }
 
@@ -171,6 +177,7 @@ extension Locus.Index {
                 if let path = config.addresses { try CommandError.requireInput(path, "the address CSV") }
                 for l in config.layers { try CommandError.requireInput(l.path, "layer \(l.name)") }
                 for path in config.synonyms { try CommandError.requireInput(path, "a synonyms file") }
+                if let maxMemory { config.maxMemory = maxMemory << 20 }
                 config.buildDate = BuildClock.now
                 config.progress = BuildProgressDisplay.make()
                 let report = try IndexBuilder.build(config)

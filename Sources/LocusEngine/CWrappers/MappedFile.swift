@@ -26,5 +26,17 @@ final class MappedFile: @unchecked Sendable {
         self.path = path
     }
 
+    /// Lets the pages of `range` go from this process's memory (they are read again from the page
+    /// cache if touched): the index builder walks a mapped table front to back and releases what
+    /// it has passed, so its resident memory stays a window, not the table.
+    func release(_ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0, let base = bytes.baseAddress else { return }
+        // Whole pages: the one `range` starts in was passed already when ranges follow each other.
+        let lo = range.lowerBound / page * page, hi = min(range.upperBound, bytes.count) / page * page
+        guard lo < hi else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + lo), hi - lo, MADV_DONTNEED)
+    }
+
     deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 }

@@ -79,6 +79,11 @@ public struct IndexBuildConfiguration: Sendable {
     public var lotLayer: String? = nil
     /// How far in front of a lot (metres) a point still belongs to it. Default `LotLayer.defaultReach`.
     public var lotReach: Double = LotLayer.defaultReach
+    /// Bytes the build may hold for what grows with the addresses (SQLite's sorter and page cache,
+    /// the band of points a frontage pass reads); beyond it, sorted runs go to temporary files
+    /// (`$TMPDIR`, about the size of the index). What grows with streets and places (their names,
+    /// each street's places) and the address grid are held besides. Default 1 GiB.
+    public var maxMemory = 1 << 30
 
     public init(output: String) {
         self.output = output
@@ -179,15 +184,29 @@ public enum IndexBuilder {
         let temporary = outputURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outputURL.lastPathComponent).\(getpid()).partial").path
         try? FileManager.default.removeItem(atPath: temporary)
+        removeLeftovers(of: outputURL)
         var report = IndexBuildReport()
-        var sections: [(name: String, bytes: [UInt8])] = []
+        var sections: [(name: String, content: SectionContent)] = []
+        // The rows while they are sorted, and the tables before they join the index: removed at the end.
+        let scratchPrefix = temporary + ".scratch-"
+        defer { try? FileManager.default.removeItem(atPath: scratchPrefix + "staging") }
         do {
             let db = try SQLiteDatabase(path: temporary, mode: .create)
             // A build writes once, alone: no journal to fsync, and DELETE (never WAL) so the finished
             // file opens from a read-only directory.
             try db.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA page_size=4096;")
             try db.execute(IndexSchema.create)
-            var writer = IndexWriter(db: db, config: config)
+            try db.prepare("ATTACH DATABASE ? AS staging").run([.text(scratchPrefix + "staging")])
+            // SQLite's sorter holds up to the main database's cache size before it spills sorted runs
+            // to temporary files; the rest of the setting is for what grows with streets and places,
+            // the grid, and the band of mapped points a frontage pass reads.
+            let cacheKiB = max(config.maxMemory / 8 / 1024, 2048)
+            try db.execute("""
+                PRAGMA staging.journal_mode=OFF; PRAGMA staging.synchronous=OFF; PRAGMA temp_store=FILE;
+                PRAGMA main.cache_size=-\(cacheKiB); PRAGMA staging.cache_size=-\(cacheKiB / 2);
+                \(IndexSchema.staging)
+                """)
+            var writer = IndexWriter(db: db, config: config, scratchPrefix: scratchPrefix)
             defer { sections = writer.sections }
             try db.transaction { () throws(LocusError) in
                 if let path = config.addresses {
@@ -205,6 +224,7 @@ public enum IndexBuilder {
                 try writer.importSynonyms(config.synonyms)
                 try writer.writeMetadata(report: report)
             }
+            try db.execute("DETACH DATABASE staging")
             try db.execute("VACUUM")
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
@@ -229,6 +249,22 @@ public enum IndexBuilder {
     }
 }
 
+extension IndexBuilder {
+    /// What a build of the same index that was killed left beside it (`.NAME.PID.partial` and its
+    /// scratch files, as large as the index together): removed when that process is gone.
+    static func removeLeftovers(of output: URL) {
+        let directory = output.deletingLastPathComponent()
+        let prefix = ".\(output.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dot = rest.firstIndex(of: "."), rest[dot...].hasPrefix(".partial"), let pid = Int32(rest[..<dot]),
+                  pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}
+
 /// Names of layers are used in requests and file names: keep them plain.
 public enum LayerName {
     public static func isValid(_ name: String) -> Bool {
@@ -237,20 +273,23 @@ public enum LayerName {
 }
 
 /// The state of one build: the open database, the content hash and the metadata gathered so far.
-private struct IndexWriter {
+struct IndexWriter {
     let db: SQLiteDatabase
     let config: IndexBuildConfiguration
-    var content = SHA256()
+    let content = ContentDigest()
     var metadata: [String: String] = [:]
     var grid: AddressIndex.Grid?
     /// The address points in stored order, for linking them to lots after the layers are in.
-    var addressPositions: [GeoPoint] = []
+    var pointsFile: ScratchFile?
     /// The address tables, written after the database (`IndexSections`).
-    var sections: [(name: String, bytes: [UInt8])] = []
+    var sections: [(name: String, content: SectionContent)] = []
+    /// Where scratch files go: beside the index being written, named after it.
+    let scratchPrefix: String
 
-    init(db: SQLiteDatabase, config: IndexBuildConfiguration) {
+    init(db: SQLiteDatabase, config: IndexBuildConfiguration, scratchPrefix: String) {
         self.db = db
         self.config = config
+        self.scratchPrefix = scratchPrefix
     }
 
     // MARK: Provenance
@@ -261,7 +300,7 @@ private struct IndexWriter {
             let (size, digest) = try Self.hashFile(file)
             try insert.run([.text(name), .text(kind), .text(URL(fileURLWithPath: file).lastPathComponent),
                             .integer(Int64(size)), .text(digest), .text(crs)])
-            content.update(data: Data("\(name)\u{1}\(digest)\u{1}".utf8))
+            content.update("\(name)\u{1}\(digest)\u{1}")
         }
     }
 
@@ -293,209 +332,11 @@ private struct IndexWriter {
         report.issues.append(contentsOf: listed.prefix(20))
     }
 
-    // MARK: Addresses
-
-    struct Candidate {
-        var number: Int32
-        var suffix: String
-        var street: String
-        var place: AddressPlace
-        var lon: Double
-        var lat: Double
-        var row: Int
-    }
-
-    mutating func importAddresses(path: String, report: inout IndexBuildReport) throws(LocusError) {
-        let columns = config.addressColumns
-        let srs = try SpatialReference(wkid: columns.wkid)
-        let transform = srs.isGeographicWGS84 ? nil : try CoordinateTransform(from: srs, to: .wgs84)
-        var candidates: [Candidate] = []
-        var issues: [ImportIssue] = []
-        func reject(_ row: Int, _ reason: String) {
-            issues.append(ImportIssue(source: "addresses", row: row, outcome: .rejected, reason: reason))
-            report.rejectedAddresses[Self.reasonClass(reason), default: 0] += 1
-        }
-        try AddressCSVSource(path: path, columns: columns).forEachRow { (raw) throws(LocusError) in
-            report.addressRows += 1
-            if report.addressRows % 50_000 == 0 { config.progress?(.addresses(rows: report.addressRows)) }
-            let numberText = raw.number.trimmingWhitespace()
-            let street = raw.street.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            guard !numberText.isEmpty else { return reject(raw.row, "missing house number") }
-            guard let number = HouseNumber(parsing: numberText), number.value <= Int(Int32.max) else {
-                return reject(raw.row, "house number does not start with a number: \"\(numberText.prefix(40))\"")
-            }
-            guard !street.isEmpty else { return reject(raw.row, "missing street") }
-            guard let x = Double(raw.x.trimmingWhitespace()), let y = Double(raw.y.trimmingWhitespace()), x.isFinite, y.isFinite else {
-                return reject(raw.row, "coordinates are not numbers: \"\(raw.x.prefix(30))\", \"\(raw.y.prefix(30))\"")
-            }
-            var point = GeoPoint(x: x, y: y)
-            if let transform {
-                guard let p = transform.transform(point) else {
-                    return reject(raw.row, "coordinates cannot be transformed from wkid \(srs.wkid)")
-                }
-                point = p
-            }
-            guard (-180...180).contains(point.x), (-90...90).contains(point.y) else {
-                return reject(raw.row, "coordinates outside the lon/lat range: \(point.x), \(point.y)")
-            }
-            guard !(point.x == 0 && point.y == 0) else { return reject(raw.row, "coordinates are 0, 0 (a missing location)") }
-            candidates.append(Candidate(
-                number: Int32(number.value), suffix: number.suffix, street: street,
-                // Cities published in capitals print in mixed case ("CAMBRIDGE" → "Cambridge"); state codes in capitals.
-                place: AddressPlace(city: StreetStyle.mixedCase(raw.city.trimmingWhitespace()),
-                                    state: Self.stateCode(raw.state.trimmingWhitespace()),
-                                    postcode: raw.postcode.trimmingWhitespace()),
-                lon: point.x, lat: point.y, row: raw.row))
-        }
-        guard report.addressRows > 0 else { throw LocusError(.importFailed, "\(path) has a header but no rows") }
-        let rejectedShare = Double(report.addressRows - candidates.count) / Double(report.addressRows)
-        if rejectedShare > config.maximumRejectedShare {
-            let top = report.rejectedAddresses.max { $0.value < $1.value }?.key ?? ""
-            throw LocusError(.importFailed, "\(Int(rejectedShare * 100))% of the rows of \(path) were rejected (mostly: \(top)); check the column options")
-        }
-
-        var envelope = Envelope.empty
-        for c in candidates { envelope.extend(x: c.lon, y: c.lat) }
-        let grid = AddressIndex.Grid.covering(envelope, cellMetres: config.addressCellMetres)
-        self.grid = grid
-        // Grid order first (so each cell's points are contiguous), then a total order on content so
-        // that the same rows in any file order give the same index.
-        let keyed = candidates.map { (cell: grid.cell(x: $0.lon, y: $0.lat), c: $0) }
-        let sorted = keyed.sorted { a, b in
-            if a.cell != b.cell { return a.cell < b.cell }
-            if a.c.street != b.c.street { return a.c.street < b.c.street }
-            if a.c.number != b.c.number { return a.c.number < b.c.number }
-            if a.c.suffix != b.c.suffix { return a.c.suffix < b.c.suffix }
-            if a.c.place.postcode != b.c.place.postcode { return a.c.place.postcode < b.c.place.postcode }
-            if a.c.place.city != b.c.place.city { return a.c.place.city < b.c.place.city }
-            if a.c.lon != b.c.lon { return a.c.lon < b.c.lon }
-            if a.c.lat != b.c.lat { return a.c.lat < b.c.lat }
-            return a.c.row < b.c.row
-        }
-        // The same address at the same spot twice is one address; the second row is reported.
-        var kept: [(cell: Int, c: Candidate)] = []
-        kept.reserveCapacity(sorted.count)
-        for item in sorted {
-            if let last = kept.last, last.cell == item.cell, last.c.street == item.c.street, last.c.number == item.c.number,
-               last.c.suffix == item.c.suffix, last.c.place == item.c.place, last.c.lon == item.c.lon, last.c.lat == item.c.lat {
-                reject(item.c.row, "duplicate of row \(last.c.row)")
-                continue
-            }
-            kept.append(item)
-        }
-
-        let streets = Array(Set(kept.map(\.c.street))).sorted()
-        let places = Array(Set(kept.map { "\($0.c.place.city)\u{1}\($0.c.place.state)\u{1}\($0.c.place.postcode)" })).sorted()
-        let suffixes = Array(Set(kept.map(\.c.suffix)).union([""])).sorted()
-        let streetID = Dictionary(uniqueKeysWithValues: streets.enumerated().map { ($1, $0) })
-        let placeID = Dictionary(uniqueKeysWithValues: places.enumerated().map { ($1, $0) })
-        let suffixID = Dictionary(uniqueKeysWithValues: suffixes.enumerated().map { ($1, $0) })
-
-        // The USPS-style form is stored, not derived per answer: answers are the hot path.
-        let insertStreet = try db.prepare("INSERT INTO streets(id, name, display) VALUES (?, ?, ?)")
-        for (i, s) in streets.enumerated() {
-            try insertStreet.run([.integer(Int64(i)), .text(s), .text(StreetStyle.abbreviated(s))])
-        }
-        let insertPlace = try db.prepare("INSERT INTO places(id, city, state, postcode) VALUES (?,?,?,?)")
-        for (i, p) in places.enumerated() {
-            let parts = p.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
-            try insertPlace.run([.integer(Int64(i)), .text(parts[0]), .text(parts[1]), .text(parts[2])])
-        }
-        let insertSuffix = try db.prepare("INSERT INTO number_suffixes(id, suffix) VALUES (?, ?)")
-        for (i, s) in suffixes.enumerated() { try insertSuffix.run([.integer(Int64(i)), .text(s)]) }
-        content.update(data: Data((streets + places + suffixes).joined(separator: "\u{1}").utf8))
-
-        let (previous, next) = Self.sameSideNeighbours(kept.map(\.c))
-        let insert = try db.prepare("INSERT INTO addresses(id, number, suffix_id, street_id, place_id, lon, lat, source_row) VALUES (?,?,?,?,?,?,?,?)")
-        var packed = [UInt8](repeating: 0, count: kept.count * IndexSchema.packedAddressSize)
-        var cellStart = [UInt32](repeating: 0, count: grid.columns * grid.rows + 1)
-        for (i, item) in kept.enumerated() {
-            let c = item.c
-            let s = streetID[c.street]!, p = placeID["\(c.place.city)\u{1}\(c.place.state)\u{1}\(c.place.postcode)"]!, x = suffixID[c.suffix]!
-            try insert.run([.integer(Int64(i)), .integer(Int64(c.number)), .integer(Int64(x)), .integer(Int64(s)),
-                            .integer(Int64(p)), .real(c.lon), .real(c.lat), .integer(Int64(c.row))])
-            packed.withUnsafeMutableBytes { raw in
-                let base = i * IndexSchema.packedAddressSize
-                raw.storeBytes(of: c.lon.bitPattern.littleEndian, toByteOffset: base, as: UInt64.self)
-                raw.storeBytes(of: c.lat.bitPattern.littleEndian, toByteOffset: base + 8, as: UInt64.self)
-                raw.storeBytes(of: c.number.littleEndian, toByteOffset: base + 16, as: Int32.self)
-                raw.storeBytes(of: UInt32(s).littleEndian, toByteOffset: base + 20, as: UInt32.self)
-                raw.storeBytes(of: UInt32(p).littleEndian, toByteOffset: base + 24, as: UInt32.self)
-                raw.storeBytes(of: UInt32(x).littleEndian, toByteOffset: base + 28, as: UInt32.self)
-                raw.storeBytes(of: previous[i].littleEndian, toByteOffset: base + 32, as: Int32.self)
-                raw.storeBytes(of: next[i].littleEndian, toByteOffset: base + 36, as: Int32.self)
-            }
-            cellStart[item.cell + 1] += 1
-        }
-        for i in 0..<(cellStart.count - 1) { cellStart[i + 1] += cellStart[i] }
-        let cellBytes = cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
-        sections.append(("address_points", packed))
-        sections.append(("address_cells", cellBytes))
-        content.update(data: packed)
-
-        // Lot frontages need every address of a street and its neighbours in the grid: worked out
-        // here once, from the points just laid out, rather than at every open.
-        let laidOut = AddressIndex(grid: grid, cellStart: cellStart, points: kept.indices.map { i in
-            let c = kept[i].c
-            return AddressIndex.Point(lon: c.lon, lat: c.lat, number: c.number, street: UInt32(streetID[c.street] ?? 0),
-                                      place: UInt32(placeID["\(c.place.city)\u{1}\(c.place.state)\u{1}\(c.place.postcode)"] ?? 0),
-                                      suffix: UInt32(suffixID[c.suffix] ?? 0), previous: previous[i], next: next[i])
-        }, streets: streets, streetDisplay: streets, places: places.map { p in
-            let parts = p.split(separator: "\u{1}", omittingEmptySubsequences: false).map(String.init)
-            return AddressPlace(city: parts[0], state: parts.count > 1 ? parts[1] : "", postcode: parts.count > 2 ? parts[2] : "")
-        }, suffixes: suffixes)
-        // What search derives from the points, stored so that an open reads it (`SearchTables`).
-        config.progress?(.searchTables)
-        sections += SearchTables.pack(AddressSearch.derive(laidOut, excluding: []))
-        let frontage = LotFrontage.compute(laidOut)
-        var frontageBytes = [UInt8](repeating: 0, count: frontage.count * LotFrontage.packedSize)
-        frontageBytes.withUnsafeMutableBytes { raw in
-            for (i, f) in frontage.enumerated() { f.pack(into: raw, at: i * LotFrontage.packedSize) }
-        }
-        sections.append(("address_frontage", frontageBytes))
-        content.update(data: frontageBytes)
-        if config.lotLayer != nil { addressPositions = kept.map { GeoPoint(x: $0.c.lon, y: $0.c.lat) } }
-
-        report.addresses = kept.count
-        try recordIssues(issues, report: &report)
-        try recordSource(name: "addresses", kind: "addresses", files: [path], crs: srs.projDefinition)
-        metadata["address_count"] = String(kept.count)
-        metadata["address_rows"] = String(report.addressRows)
-        metadata["address_rejected"] = String(report.addressRows - kept.count)
-        metadata["address_grid"] = Self.json(grid)
-        metadata["address_rejected_by_reason"] = Self.json(report.rejectedAddresses)
-        metadata["address_extent"] = Self.json(envelope)
-        metadata["address_columns"] = Self.json(columns)
-    }
-
-    /// For each address, the addresses before and after it on the same side (house-number parity)
-    /// of the same street in the same city, by number: the lot's neighbours, which the reverse
-    /// geocoder uses to tell which lot a point fronts. Neighbours more than 150 m away are none.
-    static func sameSideNeighbours(_ list: [Candidate]) -> ([Int32], [Int32]) {
-        var previous = [Int32](repeating: -1, count: list.count), next = previous
-        var groups: [String: [Int]] = [:]
-        for (i, c) in list.enumerated() {
-            groups["\(c.street)\u{1}\(c.place.city)\u{1}\(c.number & 1)", default: []].append(i)
-        }
-        for (_, members) in groups {
-            let sorted = members.sorted { (list[$0].number, list[$0].suffix, $0) < (list[$1].number, list[$1].suffix, $1) }
-            for k in 1..<max(sorted.count, 1) {
-                let a = list[sorted[k - 1]], b = list[sorted[k]]
-                let s = LocalMetricScale(latitude: a.lat)
-                let dx = (a.lon - b.lon) * s.metresPerDegreeX, dy = (a.lat - b.lat) * s.metresPerDegreeY
-                guard dx * dx + dy * dy <= 150 * 150 else { continue }
-                next[sorted[k - 1]] = Int32(sorted[k])
-                previous[sorted[k]] = Int32(sorted[k - 1])
-            }
-        }
-        return (previous, next)
-    }
-
-    /// Groups reasons that embed row values ("duplicate of row 12") under one key for counting.
     static func stateCode(_ s: String) -> String {
         s.count == 2 && s.allSatisfy(\.isLetter) ? s.uppercased() : StreetStyle.mixedCase(s)
     }
 
+    /// Groups reasons that embed row values ("duplicate of row 12") under one key for counting.
     static func reasonClass(_ reason: String) -> String {
         if let colon = reason.firstIndex(of: ":") { return String(reason[..<colon]) }
         if reason.hasPrefix("duplicate of row") { return "duplicate" }
@@ -606,11 +447,11 @@ private struct IndexWriter {
             try insert.run([.text(source.name), .integer(Int64(rank)), .text(f.id), .text(f.name), .text(attributes),
                             .real(f.area), .real(f.envelope.minX), .real(f.envelope.minY), .real(f.envelope.maxX),
                             .real(f.envelope.maxY), .blob(f.wkb)])
-            content.update(data: Data("\(source.name)\u{1}\(f.id)\u{1}\(f.name)\u{1}\(attributes)".utf8))
-            content.update(data: f.wkb)
+            content.update("\(source.name)\u{1}\(f.id)\u{1}\(f.name)\u{1}\(attributes)")
+            content.update(f.wkb)
         }
         // The layer's grid, as an open used to build it from the rows just written (`LayerTables`).
-        sections += LayerTables.pack(try LocusIndex.loadLayer(db, name: source.name, expected: features.count))
+        sections += LayerTables.pack(try LocusIndex.loadLayer(db, name: source.name, expected: features.count)).map { ($0.name, .bytes($0.bytes)) }
         let rejected = issues.filter { $0.outcome == .rejected }.count
         try db.prepare("INSERT INTO layers(name, source, crs, name_field, id_field, feature_count, fields) VALUES (?,?,?,?,?,?,?)")
             .run([.text(source.name), .text(URL(fileURLWithPath: source.path).lastPathComponent), .text(crsName),
@@ -695,17 +536,26 @@ private struct IndexWriter {
         try count.bind([.text(name)])
         _ = try count.step()
         let layer = try LocusIndex.loadLayer(db, name: name, expected: Int(count.int64(0)))
-        let (start, ids) = LotLayer.link(layer: layer, points: addressPositions)
+        // The positions of every address in memory: lot layers are a city's, not a country's.
+        var positions: [GeoPoint] = []
+        if let file = pointsFile, file.count > 0 {
+            let mapped = try MappedFile(path: file.path)
+            let stride = IndexSchema.packedAddressSize
+            positions = (0..<(file.count / stride)).map { i in
+                GeoPoint(x: Double(bitPattern: UInt64(littleEndian: mapped.bytes.loadUnaligned(fromByteOffset: i * stride, as: UInt64.self))),
+                         y: Double(bitPattern: UInt64(littleEndian: mapped.bytes.loadUnaligned(fromByteOffset: i * stride + 8, as: UInt64.self))))
+            }
+        }
+        let (start, ids) = LotLayer.link(layer: layer, points: positions)
         let packed = LotLayer.pack(start: start, addressIDs: ids)
         try db.prepare("INSERT INTO blobs(name, data) VALUES (?, ?)").run([.text("lot_addresses"), .blob(packed)])
-        content.update(data: packed)
+        content.update(packed)
         let addressed = zip(start, start.dropFirst()).filter { $0 < $1 }.count
         metadata["lot_layer"] = name
         metadata["lot_reach"] = String(config.lotReach)
         metadata["lots_with_addresses"] = String(addressed)
         metadata["addresses_on_lots"] = String(ids.count)
         report.lots = .init(layer: name, lots: start.count - 1, lotsWithAddresses: addressed, addressesOnLots: ids.count)
-        addressPositions = []
     }
 
     // MARK: Synonyms
@@ -738,7 +588,7 @@ private struct IndexWriter {
         m["crs"] = "EPSG:4326"
         m["build_time"] = ISO8601DateFormatter().string(from: config.buildDate)
         m["layers"] = Self.json(config.layers.map(\.name))
-        m["content_sha256"] = content.finalize().map { String(format: "%02x", $0) }.joined()
+        m["content_sha256"] = content.hex
         let insert = try db.prepare("INSERT INTO metadata(key, value) VALUES (?, ?)")
         for (k, v) in m.sorted(by: { $0.key < $1.key }) { try insert.run([.text(k), .text(v)]) }
     }

@@ -25,6 +25,18 @@ enum IndexSchema {
     CREATE TABLE blobs(name TEXT PRIMARY KEY, data BLOB NOT NULL);
     """
 
+    /// The build's scratch database (attached as `staging`, removed after): the address rows
+    /// as read, with their names numbered in first-seen order; those numbers' places in order; and
+    /// each address's same-side neighbours.
+    static let staging = """
+    CREATE TABLE staging.rows(street INTEGER, number INTEGER, suffix INTEGER, place INTEGER, lon REAL, lat REAL, row INTEGER);
+    CREATE TABLE staging.street_ids(provisional INTEGER PRIMARY KEY, id INTEGER);
+    CREATE TABLE staging.suffix_ids(provisional INTEGER PRIMARY KEY, id INTEGER);
+    CREATE TABLE staging.place_ids(provisional INTEGER PRIMARY KEY, id INTEGER, zip_city INTEGER);
+    CREATE TABLE staging.place_ranks(id INTEGER PRIMARY KEY, city INTEGER, postcode INTEGER);
+    CREATE TABLE staging.neighbours(id INTEGER PRIMARY KEY, previous INTEGER, next INTEGER);
+    """
+
     /// Bytes per address in the `address_points` section: lon, lat (f64), number (i32), street, place,
     /// suffix (u32), and the previous and next address on the same side of the same street (i32, -1 for none).
     static let packedAddressSize = 40

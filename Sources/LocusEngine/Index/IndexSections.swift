@@ -29,7 +29,7 @@ enum IndexSections {
     }
 
     /// Appends the sections to a finished database file.
-    static func append(_ sections: [(name: String, bytes: [UInt8])], to path: String) throws(LocusError) {
+    static func append(_ sections: [(name: String, content: SectionContent)], to path: String) throws(LocusError) {
         guard let handle = FileHandle(forUpdatingAtPath: path) else {
             throw LocusError(.internalError, "cannot reopen \(path) to add the address tables")
         }
@@ -37,13 +37,16 @@ enum IndexSections {
         do {
             var offset = Int(try handle.seekToEnd())
             var entries: [Entry] = []
-            for (name, bytes) in sections {
+            for (name, content) in sections {
                 let padding = (alignment - offset % alignment) % alignment
                 if padding > 0 { try handle.write(contentsOf: Data(count: padding)) }
                 offset += padding
-                try handle.write(contentsOf: bytes)
-                entries.append(Entry(name: name, offset: offset, length: bytes.count))
-                offset += bytes.count
+                switch content {
+                case .bytes(let bytes): try handle.write(contentsOf: bytes)
+                case .file(let file): try file.copy(to: handle)
+                }
+                entries.append(Entry(name: name, offset: offset, length: content.count))
+                offset += content.count
             }
             // Sorted keys: the same inputs give the same file, byte for byte.
             let encoder = JSONEncoder()

@@ -31,14 +31,36 @@ public struct LotFrontage: Sendable, Equatable {
     static let streetReach = 100.0
     static let acrossReach = 90.0
     static let acrossAlong = 60.0
+    /// More addresses than this within reach of one are not lots along a street: no frontage.
+    static let crowdLimit = 20_000
 
-    /// The frontage of every address of `index`, in index order.
-    static func compute(_ index: AddressIndex) -> [LotFrontage] {
+    /// The frontage of the addresses `ids` of `index` (default: all), in index order. The builder
+    /// asks for one band of grid rows at a time: what each needs lies within `streetReach` (its
+    /// neighbours on the same side within 150 m), so the points a band reads are those of the band
+    /// and a few rows either side.
+    static func compute(_ index: AddressIndex, ids: Range<Int>? = nil) -> [LotFrontage] {
         let points = index.points
-        var out = [LotFrontage](repeating: .unknown, count: points.count)
+        let ids = ids ?? 0..<points.count
+        var out = [LotFrontage](repeating: .unknown, count: ids.count)
         var nearby = AddressIndex.NearestList(capacity: 96, maxDistance: streetReach)
         var across: [Double] = []
-        for (i, p) in points.enumerated() {
+        let grid = index.grid
+        // Cells a frontage search can reach, either side of the point's own.
+        let reachX = Int((streetReach / max(grid.cellWidth * LocalMetricScale(latitude: grid.originY).metresPerDegreeX, 1)).rounded(.up))
+        let reachY = Int((streetReach / max(grid.cellHeight * 111_132, 1)).rounded(.up))
+        for i in ids {
+            let p = points[i]
+            // Lots along a street are a few hundred addresses within reach at the densest (349 in
+            // Portland); tens of thousands are one spot (a file's rows geocoded to a centroid), whose
+            // searches would each scan them all: 100,000 such rows took 37 s, a million hours.
+            let row = grid.row(p.lat), column = grid.column(p.lon)
+            var crowd = 0
+            for r in max(row - reachY, 0)...min(row + reachY, grid.rows - 1) where crowd <= crowdLimit {
+                let lo = index.cellRange(r * grid.columns + max(column - reachX, 0)).lowerBound
+                let hi = index.cellRange(r * grid.columns + min(column + reachX, grid.columns - 1)).upperBound
+                crowd += max(hi - lo, 0)
+            }
+            guard crowd <= crowdLimit else { continue }
             let s = LocalMetricScale(latitude: p.lat)
             func metres(_ j: Int) -> (Double, Double) {
                 ((points[j].lon - p.lon) * s.metresPerDegreeX, (points[j].lat - p.lat) * s.metresPerDegreeY)
@@ -82,7 +104,7 @@ public struct LotFrontage: Sendable, Equatable {
                 across.append(v.0 * nx + v.1 * ny)
             }
             if !across.isEmpty { f.centre = Float(median(&across) / 2) }
-            out[i] = f
+            out[i - ids.lowerBound] = f
         }
         return out
     }

@@ -269,101 +269,52 @@ public final class AddressSearch: Sendable {
     }
 
     static func derive(_ addresses: AddressIndex, excluding excluded: Set<Int32>) -> PointDerived {
-        let streetTokens = addresses.streets.map { AddressText.streetTokens(AddressText.tokens($0)) }
-        let streets = streetTokens.map { Street(parts: StreetNameParts(tokens: $0), tokens: $0) }
-        // House numbers per street.
         let points = addresses.points
-        var counts = [Int32](repeating: 0, count: streets.count + 1)
+        var placeCounts = [Int](repeating: 0, count: addresses.places.count)
+        for p in points { placeCounts[Int(p.place)] += 1 }
+        var d = SearchDerivation(streets: addresses.streets, places: addresses.places, placeCounts: placeCounts)
+        func member(_ i: Int32) -> SearchDerivation.Member { .init(id: i, lon: points[Int(i)].lon, lat: points[Int(i)].lat) }
+        // House numbers per street.
+        let streetCount = addresses.streets.count
+        var counts = [Int32](repeating: 0, count: streetCount + 1)
         for (i, p) in points.enumerated() where !excluded.contains(Int32(i)) { counts[Int(p.street) + 1] += 1 }
-        for i in 0..<streets.count { counts[i + 1] += counts[i] }
-        var order = [Int32](repeating: 0, count: Int(counts[streets.count]))
+        for i in 0..<streetCount { counts[i + 1] += counts[i] }
+        var order = [Int32](repeating: 0, count: Int(counts[streetCount]))
         var cursor = counts
         for (i, p) in points.enumerated() where !excluded.contains(Int32(i)) {
             order[Int(cursor[Int(p.street)])] = Int32(i)
             cursor[Int(p.street)] += 1
         }
-        for s in 0..<streets.count {
+        var numbers: [Int32: [Int32]] = [:]
+        for s in 0..<streetCount {
             let range = Int(counts[s])..<Int(counts[s + 1])
             order[range].sort { a, b in
                 let pa = points[Int(a)], pb = points[Int(b)]
                 return (pa.number, pa.suffix, a) < (pb.number, pb.suffix, b)
             }
+            d.addStreet(order[range].map { (member($0), points[Int($0)].place) })
+            for a in order[range] { numbers[points[Int(a)].number, default: []].append(a) }
         }
-
-        // Streets within cities: places that share a city and state are one locality.
-        var localityOf: [String: Int32] = [:]
-        var localities: [(city: String, state: String)] = []
-        let placeLocality = addresses.places.map { p -> Int32 in
-            let key = p.city + "\u{1}" + p.state
-            if let id = localityOf[key] { return id }
-            localities.append((p.city, p.state))
-            localityOf[key] = Int32(localities.count - 1)
-            return Int32(localities.count - 1)
+        // ZIP codes and cities as areas, of every address (held out or not).
+        var byPostcode = [[Int32]](repeating: [], count: d.postcodeNames.count)
+        var byCity = [[Int32]](repeating: [], count: d.cityNames.count)
+        for (i, p) in points.enumerated() {
+            let zip = d.placePostcode[Int(p.place)], city = d.placeCity[Int(p.place)]
+            if zip >= 0 { byPostcode[Int(zip)].append(Int32(i)) }
+            if city >= 0 { byCity[Int(city)].append(Int32(i)) }
         }
-        var numbers: [Int32: [Int32]] = [:]
-        var streetPlaces: [StreetPlace] = []
-        for s in 0..<streets.count {
-            var groups: [Int32: [Int32]] = [:]
-            for a in order[Int(counts[s])..<Int(counts[s + 1])] {
-                groups[placeLocality[Int(points[Int(a)].place)], default: []].append(a)
-                numbers[points[Int(a)].number, default: []].append(a)
-            }
-            for (locality, members) in groups.sorted(by: { localities[Int($0.key)] < localities[Int($1.key)] }) {
-                streetPlaces.append(StreetPlace(street: Int32(s), locality: locality,
-                                                count: Int32(members.count), representative: Self.medoid(members, points)))
-            }
-        }
-
-        // Word index over street places (street tokens and city tokens).
-        var tokenSets: [Set<String>] = []
-        var vocabularySet = Set<String>()
-        for sp in streetPlaces {
-            let words = Set(streets[Int(sp.street)].tokens + AddressText.tokens(localities[Int(sp.locality)].city))
-            tokenSets.append(words)
-            vocabularySet.formUnion(words)
-        }
-        let vocabulary = vocabularySet.sorted()
-        let vocabularyIndex = Dictionary(uniqueKeysWithValues: vocabulary.enumerated().map { ($1, Int32($0)) })
-        var postings = [[Int32]](repeating: [], count: vocabulary.count)
-        for (i, words) in tokenSets.enumerated() {
-            for w in words { postings[Int(vocabularyIndex[w] ?? 0)].append(Int32(i)) }
-        }
-
-        // Postcodes and cities as areas.
-        func areas(_ key: (AddressIndex.Point) -> String?, detail: (String) -> String) -> [Area] {
-            var members: [String: [Int32]] = [:]
-            for (i, p) in points.enumerated() {
-                if let k = key(p), !k.isEmpty { members[k, default: []].append(Int32(i)) }
-            }
-            return members.keys.sorted().compactMap { k in
-                guard let m = members[k] else { return nil }
-                let rep = points[Int(Self.medoid(m, points))]
-                return Area(name: k, tokens: AddressText.tokens(k), location: GeoPoint(x: rep.lon, y: rep.lat), count: m.count, detail: detail(k))
-            }
-        }
-        let places = addresses.places
-        var zipCity: [String: [String: Int]] = [:]
-        for p in points {
-            let place = places[Int(p.place)]
-            zipCity[place.postcode, default: [:]][place.city + ", " + place.state, default: 0] += 1
-        }
-        let postcodes = areas({ places[Int($0.place)].postcode }) { zip in
-            zipCity[zip]?.max { $0.value < $1.value }.map { "\(zip), \($0.key)" } ?? zip
-        }
-        var cityState: [String: String] = [:]
-        for p in places where !p.city.isEmpty { cityState[p.city] = p.state }
-        let cities = areas({ places[Int($0.place)].city }) { city in
-            [city, cityState[city] ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")
-        }
+        for (rank, members) in byPostcode.enumerated() { d.addPostcode(Int32(rank), members: members.map(member)) }
+        for (rank, members) in byCity.enumerated() { d.addCity(Int32(rank), members: members.map(member)) }
+        let (vocabulary, postings) = d.wordIndex()
         var numberKeys: [Int32] = [], numberStart: [Int32] = [0], byNumber: [Int32] = []
         for k in numbers.keys.sorted() {
             numberKeys.append(k)
             byNumber += numbers[k] ?? []
             numberStart.append(Int32(byNumber.count))
         }
-        return PointDerived(streetTokens: streetTokens, streetStart: counts, byStreet: order, streetPlaces: streetPlaces,
-                            localities: localities.map { [$0.city, $0.state] }, numberKeys: numberKeys, numberStart: numberStart,
-                            byNumber: byNumber, vocabulary: vocabulary, postings: postings, postcodes: postcodes, cities: cities)
+        return PointDerived(streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: order, streetPlaces: d.streetPlaces,
+                            localities: d.localities.map { [$0.city, $0.state] }, numberKeys: numberKeys, numberStart: numberStart,
+                            byNumber: byNumber, vocabulary: vocabulary, postings: postings, postcodes: d.postcodes, cities: d.cities)
     }
 
     /// A name without what people leave out: middle initials (which canonical form turns into
@@ -372,24 +323,6 @@ public final class AddressSearch: Sendable {
         core.enumerated().filter { i, t in
             t != "jr" && !(i > 0 && i < core.count - 1 && StreetNameParts.directionals.contains(t))
         }.map(\.element).joined(separator: " ")
-    }
-
-    /// The member nearest the members' mean position.
-    static func medoid(_ members: [Int32], _ points: PointTable) -> Int32 {
-        var x = 0.0, y = 0.0
-        for m in members {
-            x += points[Int(m)].lon
-            y += points[Int(m)].lat
-        }
-        x /= Double(members.count)
-        y /= Double(members.count)
-        var best = members[0], bestD = Double.infinity
-        for m in members {
-            let dx = points[Int(m)].lon - x, dy = points[Int(m)].lat - y
-            let d = dx * dx + dy * dy
-            if d < bestD { (best, bestD) = (m, d) }
-        }
-        return best
     }
 
     /// Addresses of a street in number order.

@@ -90,17 +90,6 @@ enum SearchTables {
         var areas: PackedRecords
     }
 
-    static func pack(_ d: AddressSearch.PointDerived) -> [(name: String, bytes: [UInt8])] {
-        packPerAddress(d) + packPerStreet(d)
-    }
-
-    /// Tables that grow with the addresses.
-    static func packPerAddress(_ d: AddressSearch.PointDerived) -> [(name: String, bytes: [UInt8])] {
-        [("search_street_start", bytes(d.streetStart)), ("search_by_street", bytes(d.byStreet)),
-         ("search_number_keys", bytes(d.numberKeys)), ("search_number_start", bytes(d.numberStart)),
-         ("search_by_number", bytes(d.byNumber))]
-    }
-
     /// Tables that grow with the streets (and their places), the cities and the postcodes.
     static func packPerStreet(_ d: AddressSearch.PointDerived) -> [(name: String, bytes: [UInt8])] {
         let t = streetTables(d)
