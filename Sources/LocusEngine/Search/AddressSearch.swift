@@ -101,6 +101,7 @@ public final class AddressSearch: Sendable {
     /// Builds what is otherwise built on first use, so that a long-running server's first
     /// misspelt query is as fast as the rest.
     public func prepare() {
+        streets.decodeAll()
         _ = typos
         _ = streetsByLooseCore
         _ = coresByInitials
@@ -433,20 +434,39 @@ final class OnFirstUse<Value: Sendable>: Sendable {
     }
 }
 
-/// Streets' search tokens as the index stores them, each street decoded when read.
+/// Streets' search tokens as the index stores them, each street decoded when read — until a
+/// process has read a thousand, when all are decoded once and kept: a one-shot command decodes
+/// the few its query names, a server (after its first queries, or `prepare`) none (decoding on
+/// every read cost a fifth of Portland's geocode throughput).
 struct StreetTable: RandomAccessCollection, Sendable {
     let tokens: StoredStrings
+    private let cache = DecodedStreets()
+
+    init(tokens: StoredStrings) { self.tokens = tokens }
 
     var startIndex: Int { 0 }
     var endIndex: Int { tokens.count }
 
     subscript(i: Int) -> AddressSearch.Street {
-        let t = tokens(i)
-        return AddressSearch.Street(parts: StreetNameParts(tokens: t), tokens: t)
+        if let all = cache.streets(after: { decode(all: ()) }) { return all[i] }
+        return decode(i)
     }
 
     /// The tokens alone, without working out the name's parts.
-    func tokens(_ i: Int) -> [String] { tokens[i].split(separator: " ").map(String.init) }
+    func tokens(_ i: Int) -> [String] {
+        if let all = cache.streets(after: { decode(all: ()) }) { return all[i].tokens }
+        return tokens[i].split(separator: " ").map(String.init)
+    }
+
+    /// Every street decoded now (a server's warm-up).
+    func decodeAll() { cache.fill { decode(all: ()) } }
+
+    private func decode(_ i: Int) -> AddressSearch.Street {
+        let t = tokens[i].split(separator: " ").map(String.init)
+        return AddressSearch.Street(parts: StreetNameParts(tokens: t), tokens: t)
+    }
+
+    private func decode(all: Void) -> [AddressSearch.Street] { indices.map(decode) }
 
     /// Whether a word is one of street `i`'s tokens (`whole`), or begins one, compared as bytes
     /// where the tokens lie, without decoding them; nil when the street's tokens or the word are
@@ -495,6 +515,33 @@ struct StreetTable: RandomAccessCollection, Sendable {
                 }
                 return false
             }
+        }
+    }
+}
+
+/// The decoded streets once a process has read enough of them (see `StreetTable`).
+private final class DecodedStreets: @unchecked Sendable {
+    /// Written once, under `filling`, before `ready` is set; read only after `ready` is seen.
+    private var decoded: [AddressSearch.Street] = []
+    private let ready = Atomic<Bool>(false)
+    private let reads = Atomic<Int>(0)
+    private let filling = Mutex<Void>(())
+    static let readsBeforeDecodingAll = 1_000
+
+    /// All the streets if decoded; else nil, after counting this read (the one that reaches the
+    /// threshold decodes them all).
+    func streets(after decodeAll: () -> [AddressSearch.Street]) -> [AddressSearch.Street]? {
+        if ready.load(ordering: .acquiring) { return decoded }
+        guard reads.wrappingAdd(1, ordering: .relaxed).newValue == Self.readsBeforeDecodingAll else { return nil }
+        fill(decodeAll)
+        return decoded
+    }
+
+    func fill(_ decodeAll: () -> [AddressSearch.Street]) {
+        filling.withLock { _ in
+            guard !ready.load(ordering: .acquiring) else { return }
+            decoded = decodeAll()
+            ready.store(true, ordering: .releasing)
         }
     }
 }
