@@ -367,12 +367,13 @@ extension AddressSearch {
             if Int(points.number(Int(list[mid]))) < number.value { lo = mid + 1 } else { hi = mid }
         }
         var out: [ScoredMatch] = []
-        let considered = consideredLocalities(ofStreet: street, q)
         var i = lo
+        // Every city's house of this number, however many cities share the street's name: they
+        // are few (one per city at most, but for suffixes), and the one asked for may be in the
+        // smallest. Only placing a number between others is limited to some of its cities.
         while i < list.endIndex, Int(points.number(Int(list[i]))) == number.value {
             let a = list[i]
             i += 1
-            if let considered, !considered.contains(locality(ofAddress: a)) { continue }
             let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
             var p = penalty
             var n = notes
