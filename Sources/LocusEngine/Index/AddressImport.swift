@@ -262,13 +262,14 @@ extension IndexWriter {
             SELECT a.lon, a.lat, a.number, a.street_id, a.place_id, a.suffix_id, coalesce(n.previous, -1), coalesce(n.next, -1)
             FROM addresses a LEFT JOIN staging.neighbours n ON n.id = a.id ORDER BY a.id
             """)
+        var record = [UInt8](repeating: 0, count: IndexSchema.packedAddressSize)
         while try rows.step() {
-            file.append(rows.double(0))
-            file.append(rows.double(1))
-            file.append(Int32(truncatingIfNeeded: rows.int64(2)))
-            for c: Int32 in 3...5 { file.append(UInt32(truncatingIfNeeded: rows.int64(c))) }
-            file.append(Int32(truncatingIfNeeded: rows.int64(6)))
-            file.append(Int32(truncatingIfNeeded: rows.int64(7)))
+            let p = AddressIndex.Point(lon: rows.double(0), lat: rows.double(1), number: Int32(truncatingIfNeeded: rows.int64(2)),
+                                       street: UInt32(truncatingIfNeeded: rows.int64(3)), place: UInt32(truncatingIfNeeded: rows.int64(4)),
+                                       suffix: UInt32(truncatingIfNeeded: rows.int64(5)), previous: Int32(truncatingIfNeeded: rows.int64(6)),
+                                       next: Int32(truncatingIfNeeded: rows.int64(7)))
+            record.withUnsafeMutableBytes { PointTable.pack(p, into: $0, at: 0) }
+            file.append(record)
             try file.recordWritten()
         }
         try file.flush()

@@ -34,7 +34,7 @@ final class ScratchFile {
 
     @inline(__always) func append(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { buffer.append(contentsOf: $0) } }
     @inline(__always) func append(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { buffer.append(contentsOf: $0) } }
-    @inline(__always) func append(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { buffer.append(contentsOf: $0) } }
+    @inline(__always) func append(_ bytes: [UInt8]) { buffer.append(contentsOf: bytes) }
 
     /// Writes out the buffer when it is full; call after each record.
     @inline(__always) func recordWritten() throws(LocusError) {

@@ -87,14 +87,6 @@ public final class AddressIndex: Sendable {
         self.suffixes = suffixes
     }
 
-    /// Over points in memory (the builder's, before the file exists).
-    convenience init(grid: Grid, cellStart: [UInt32], points: [Point], streets: [String], streetDisplay: [String],
-                     places: [AddressPlace], suffixes: [String]) {
-        self.init(grid: grid, cellStart: PackedRecords(packed: cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }, stride: 4),
-                  points: PackedRecords(packed: PointTable.pack(points), stride: IndexSchema.packedAddressSize),
-                  streets: streets, streetDisplay: streetDisplay, places: places, suffixes: suffixes, frontage: nil)
-    }
-
     /// The points of a cell; empty where the stored starts are out of order or beyond the points
     /// (a damaged file: the mapped tables are not checked at open, which would read all of them).
     @inline(__always) func cellRange(_ cell: Int) -> Range<Int> {
@@ -335,14 +327,6 @@ public struct PointTable: RandomAccessCollection, Sendable {
     }
 
     /// The stored form of points.
-    static func pack(_ points: [AddressIndex.Point]) -> [UInt8] {
-        var packed = [UInt8](repeating: 0, count: points.count * IndexSchema.packedAddressSize)
-        packed.withUnsafeMutableBytes { raw in
-            for (i, p) in points.enumerated() { pack(p, into: raw, at: i * IndexSchema.packedAddressSize) }
-        }
-        return packed
-    }
-
     static func pack(_ p: AddressIndex.Point, into raw: UnsafeMutableRawBufferPointer, at base: Int) {
         raw.storeBytes(of: p.lon.bitPattern.littleEndian, toByteOffset: base, as: UInt64.self)
         raw.storeBytes(of: p.lat.bitPattern.littleEndian, toByteOffset: base + 8, as: UInt64.self)
