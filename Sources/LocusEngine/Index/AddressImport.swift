@@ -139,15 +139,17 @@ extension IndexWriter {
 
         let grid = AddressIndex.Grid.covering(envelope, cellMetres: config.addressCellMetres)
         self.grid = grid
-        let kept = try layOut(grid: grid, reject: reject)
+        let kept = try layOut(grid: grid, places: places.count, reject: reject)
+        let cellBytes = kept.cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
         let derivation = SearchDerivation(streets: streets, places: places, placeCounts: kept.placeCounts)
         try placeRanks(derivation)
         try linkNeighbours()
         let points = try writePoints()
         config.progress?(.searchTables)
-        let frontage = try writeFrontage(points: points, grid: grid, cellStart: kept.cellStart, streets: streets, places: places, suffixes: suffixes)
+        let frontage = try writeFrontage(points: points, grid: grid, cellStart: kept.cellStart, cellBytes: cellBytes, streets: streets,
+                                         places: places, suffixes: suffixes)
         let search = try writeSearchTables(derivation)
-        sections += [("address_points", .file(points)), ("address_cells", .bytes(kept.cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }))]
+        sections += [("address_points", .file(points)), ("address_cells", .bytes(cellBytes))]
         sections += search
         sections.append(("address_frontage", .file(frontage)))
         if config.lotLayer != nil { pointsFile = points }
@@ -174,7 +176,7 @@ extension IndexWriter {
     /// order on content so that the same rows in any file order give the same index, into the
     /// `addresses` table; the same address at the same spot twice is one address, and the second
     /// row is reported.
-    private func layOut(grid: AddressIndex.Grid, reject: (Int, String) -> Void) throws(LocusError)
+    private func layOut(grid: AddressIndex.Grid, places: Int, reject: (Int, String) -> Void) throws(LocusError)
         -> (count: Int, cellStart: [UInt32], placeCounts: [Int]) {
         // `Grid.cell` in SQL: x − origin is never negative, so truncation is the floor it takes.
         let cell = """
@@ -190,7 +192,7 @@ extension IndexWriter {
                          .real(grid.originX), .real(grid.cellWidth), .integer(Int64(grid.columns - 1))])
         let insert = try db.prepare("INSERT INTO addresses(id, number, suffix_id, street_id, place_id, lon, lat, source_row) VALUES (?,?,?,?,?,?,?,?)")
         var cellStart = [UInt32](repeating: 0, count: grid.columns * grid.rows + 1)
-        var placeCounts: [Int] = []
+        var placeCounts = [Int](repeating: 0, count: places)
         var last: (cell: Int64, street: Int64, number: Int64, suffix: Int64, place: Int64, lon: Double, lat: Double, row: Int64)?
         var id: Int64 = 0
         while try sorted.step() {
@@ -205,11 +207,10 @@ extension IndexWriter {
             try insert.run([.integer(id), .integer(row.number), .integer(row.suffix), .integer(row.street), .integer(row.place),
                             .real(row.lon), .real(row.lat), .integer(row.row)])
             id += 1
-            guard row.cell >= 0, row.cell < Int64(cellStart.count - 1), row.place >= 0 else {
+            guard row.cell >= 0, row.cell < Int64(cellStart.count - 1), row.place >= 0, row.place < Int64(places) else {
                 throw LocusError(.internalError, "an address fell outside the grid while laying the index out")
             }
             cellStart[Int(row.cell) + 1] += 1
-            if Int(row.place) >= placeCounts.count { placeCounts += Array(repeating: 0, count: Int(row.place) + 1 - placeCounts.count) }
             placeCounts[Int(row.place)] += 1
         }
         for i in 0..<(cellStart.count - 1) { cellStart[i + 1] += cellStart[i] }
@@ -279,14 +280,14 @@ extension IndexWriter {
     /// Lot frontages need every address of a street and its neighbours in the grid: worked out
     /// here once, over the points just written (mapped), a band of grid rows at a time; the pages
     /// of points a band can no longer reach are let go, so memory holds a few rows of the grid.
-    private func writeFrontage(points: ScratchFile, grid: AddressIndex.Grid, cellStart: [UInt32], streets: [String],
+    private func writeFrontage(points: ScratchFile, grid: AddressIndex.Grid, cellStart: [UInt32], cellBytes: [UInt8], streets: [String],
                                places: [AddressPlace], suffixes: [String]) throws(LocusError) -> ScratchFile {
         let file = try scratch("frontage", hashed: true)
         guard points.count > 0 else { return file }
         let mapped = try MappedFile(path: points.path)
         let stride = IndexSchema.packedAddressSize
         let records = PackedRecords(bytes: UnsafeRawBufferPointer(rebasing: mapped.bytes[0..<(points.count / stride * stride)]), stride: stride, owner: mapped)
-        let cells = PackedRecords(packed: cellStart.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }, stride: 4)
+        let cells = PackedRecords(packed: cellBytes, stride: 4)
         let index = AddressIndex(grid: grid, cellStart: cells, points: records, streets: streets, streetDisplay: streets,
                                  places: places, suffixes: suffixes, frontage: nil)
         // Rows a frontage reads around its own: its same-side neighbours lie within 150 m.
