@@ -68,6 +68,10 @@ public struct AddressParser: Sendable {
     /// Canonical token lists of the cities in the index, longest first.
     public let knownCities: [[String]]
     private let cityKeys: Set<String>
+    /// `knownCities` by their last word, each list longest first: a text's trailing city is
+    /// looked for among those ending in its last word, not among all (every query tried every
+    /// city, a tenth of a geocode at 30× Portland's cities, and more in a state's index).
+    private let citiesByLastWord: [String: [[String]]]
     /// ZIP codes in the index: a five-digit number that is not one of them, with no other house
     /// number in the text, is the house number ("S Union Mills Rd 14351").
     public let knownPostcodes: Set<String>
@@ -77,6 +81,7 @@ public struct AddressParser: Sendable {
         let lists = Set(knownCities.map { AddressText.tokens($0) }.filter { !$0.isEmpty }.map { $0.joined(separator: " ") })
         self.knownCities = lists.map { $0.split(separator: " ").map(String.init) }.sorted { $0.count > $1.count }
         cityKeys = lists
+        citiesByLastWord = Dictionary(grouping: self.knownCities) { $0.last ?? "" }
     }
 
     public func parse(_ text: String) -> ParsedAddress {
@@ -232,7 +237,7 @@ public struct AddressParser: Sendable {
 
     /// The longest run of trailing tokens that names a known city, leaving a street before it.
     private func trailingCity(_ tokens: [String]) -> ([String], Int)? {
-        for city in knownCities where city.count < tokens.count {
+        for city in tokens.last.flatMap({ citiesByLastWord[$0] }) ?? [] where city.count < tokens.count {
             let tail = Array(tokens.suffix(city.count))
             if tail == city {
                 // Keep "N Portland Blvd" whole: a city right after a directional is the street's name.

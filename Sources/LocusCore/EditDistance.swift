@@ -20,6 +20,11 @@ public enum EditDistance {
         if abs(x.count - y.count) > limit { return nil }
         if x.elementsEqual(y) { return 0 }
         if limit <= 0 { return nil }
+        // Each byte of one that the other has nowhere costs an edit of its own (nothing else turns
+        // it into a match), so more of them than the limit settles it without the table: most
+        // pairs a typo check tries ("argy" against a ZIP code, a city's words) end here. Suggest
+        // at 30× Portland spent a tenth of its time building tables for such pairs.
+        if lacking(x, in: y, limit: limit) > limit || lacking(y, in: x, limit: limit) > limit { return nil }
         let n = x.count, m = y.count
         if n == 0 { return m <= limit ? m : nil }
         if m == 0 { return n <= limit ? n : nil }
@@ -40,6 +45,36 @@ public enum EditDistance {
             (previous2, previous, current) = (previous, current, previous2)
         }
         return previous[m] <= limit ? previous[m] : nil
+    }
+
+    /// How many bytes of `x` occur nowhere in `y`, counting no further than past `limit`.
+    @inline(__always)
+    static func lacking(_ x: UnsafeRawBufferPointer, in y: UnsafeRawBufferPointer, limit: Int) -> Int {
+        var present: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for b in y {
+            let bit = UInt64(1) << UInt64(b & 63)
+            switch b >> 6 {
+            case 0: present.0 |= bit
+            case 1: present.1 |= bit
+            case 2: present.2 |= bit
+            default: present.3 |= bit
+            }
+        }
+        var count = 0
+        for b in x {
+            let word: UInt64
+            switch b >> 6 {
+            case 0: word = present.0
+            case 1: word = present.1
+            case 2: word = present.2
+            default: word = present.3
+            }
+            if word & (UInt64(1) << UInt64(b & 63)) == 0 {
+                count += 1
+                if count > limit { return count }
+            }
+        }
+        return count
     }
 
     /// Every string made by deleting up to `depth` characters (the key space of a deletion index),

@@ -1,4 +1,4 @@
-import LocusCore
+@testable import LocusCore
 import Testing
 
 @Suite struct AddressParserTests {
@@ -55,6 +55,45 @@ import Testing
         #expect(EditDistance.allowance(forLength: 3) == 0)
         #expect(EditDistance.allowance(forLength: 4) == 1)
         #expect(EditDistance.allowance(forLength: 8) == 2)
+    }
+
+    /// The shortcut for bytes one word lacks gives the same answer as the full table: every pair
+    /// of words of up to three letters from "a", "b", "c", "é" (two bytes), "0" — so that both the
+    /// shortcut and the table decide many — at limits 0–2, against the recurrence written plainly.
+    @Test func editDistanceShortcutAgreesWithTheTable() {
+        func reference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+            var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in 0...a.count { d[i][0] = i }
+            for j in 0...b.count { d[0][j] = j }
+            for i in stride(from: 1, through: a.count, by: 1) {
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                }
+            }
+            return d[a.count][b.count]
+        }
+        let letters = ["a", "b", "c", "é", "0"]
+        var words = [""], last = [""]
+        for _ in 0..<3 {
+            last = last.flatMap { w in letters.map { w + $0 } }
+            words += last
+        }
+        var decidedByShortcut = 0, compared = 0
+        for a in words {
+            for b in words {
+                let d = reference(Array(a.utf8), Array(b.utf8))
+                for limit in 0...2 {
+                    compared += 1
+                    let got = EditDistance.distance(a, b, limit: limit)
+                    if got != (d <= limit ? d : nil) { Issue.record("\(a) / \(b) at \(limit): \(String(describing: got)), not \(d)") }
+                    var x = a, y = b
+                    let lacking = x.withUTF8 { p in y.withUTF8 { q in EditDistance.lacking(UnsafeRawBufferPointer(p), in: UnsafeRawBufferPointer(q), limit: limit) } }
+                    if lacking > limit, limit > 0, abs(a.utf8.count - b.utf8.count) <= limit, a != b { decidedByShortcut += 1 }
+                }
+            }
+        }
+        #expect(decidedByShortcut > 5_000, "the shortcut decided \(decidedByShortcut) of \(compared)")
     }
 
     /// The deletion keys are made from bytes for ASCII words: the same set as deleting characters

@@ -61,7 +61,7 @@ import Testing
         let path = try TestSupport.portlandIndexPath()
         let sections = try Self.sections(path)
         #expect(Set(sections.keys) == Set(["address_points", "address_cells", "address_frontage", "search_street_start", "search_by_street",
-                                       "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
+                                       "search_street_numbers", "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
                                        "search_street_place_start", "search_posting_start", "search_postings", "search_lists",
                                        "search_areas", "search_core_start", "search_core_streets", "search_vocabulary",
                                        "search_vocabulary_start", "search_core_keys", "search_core_keys_start", "search_street_tokens",
@@ -117,7 +117,7 @@ import Testing
         let sections = try Self.sections(good)
         var random = SeededGenerator(seed: 1313)
         let damaged = ["address_points", "address_cells", "address_frontage", "search_street_start", "search_by_street",
-                       "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
+                       "search_street_numbers", "search_number_keys", "search_number_start", "search_by_number", "search_street_places",
                        "search_street_place_start", "search_posting_start", "search_postings", "search_core_start",
                        "search_core_streets", "search_vocabulary", "search_vocabulary_start", "search_core_keys",
                        "search_core_keys_start", "search_street_tokens", "search_street_tokens_start", "search_areas"]

@@ -125,6 +125,24 @@ import Testing
         #expect(first.type == .address)
     }
 
+    /// An address typed whole, number and street, is among the suggestions: the suggester stops
+    /// once it has the few it shows (`BestAddresses`), so this holds only if it stops at the right
+    /// place. 400 Portland addresses spread through the index, typed as their USPS street.
+    @Test func anAddressTypedWholeIsSuggested() throws {
+        let addresses = try #require(index.addresses)
+        var missed: [String] = [], tried = 0
+        for i in stride(from: 17, to: addresses.count, by: addresses.count / 400) {
+            let c = addresses.components(of: i)
+            guard !c.street.isEmpty, Int(c.number) != nil else { continue }
+            tried += 1
+            let texts = try locator.suggest(SuggestRequest(text: "\(c.number) \(c.street)")).suggestions.map(\.text)
+            // Duplicate points of one address (a building's units) all read alike.
+            if !texts.contains(c.formatted) { missed.append("\(c.formatted) → \(texts)") }
+        }
+        #expect(tried > 350)
+        #expect(missed.isEmpty, "\(missed.count) of \(tried): \(missed.prefix(5))")
+    }
+
     @Test func suggestionKeysGeocodeToWhatWasSuggested() throws {
         for text in ["6132 ne 34", "killingsw", "9721", "concor", "lake osw"] {
             for s in try locator.suggest(SuggestRequest(text: text)).suggestions {

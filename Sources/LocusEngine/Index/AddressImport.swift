@@ -218,9 +218,11 @@ extension IndexWriter {
         return (Int(id), cellStart, placeCounts)
     }
 
-    /// Each place's city and ZIP code by rank, for the passes that group by them.
+    /// Each place's city and ZIP code by rank, and locality, for the passes that group by them.
     private func placeRanks(_ d: SearchDerivation) throws(LocusError) {
-        try fill("staging.place_ranks", d.placeCity.indices.map { [Int64($0), Int64(d.placeCity[$0]), Int64(d.placePostcode[$0])] })
+        try fill("staging.place_ranks", d.placeCity.indices.map {
+            [Int64($0), Int64(d.placeCity[$0]), Int64(d.placePostcode[$0]), Int64(d.placeLocality[$0])]
+        })
     }
 
     /// For each address, the addresses before and after it on the same side (house-number parity)
@@ -314,8 +316,12 @@ extension IndexWriter {
     /// `SearchDerivation` takes it.
     private func writeSearchTables(_ derivation: SearchDerivation) throws(LocusError) -> [(name: String, content: SectionContent)] {
         var d = derivation
-        let byStreet = try scratch("by-street")
-        let streets = try db.prepare("SELECT id, street_id, place_id, lon, lat FROM addresses ORDER BY street_id, number, suffix_id, id")
+        let byStreet = try scratch("by-street"), streetNumbers = try scratch("street-numbers")
+        // A street's addresses city by city (its street places' order), each in number order.
+        let streets = try db.prepare("""
+            SELECT a.id, a.street_id, a.place_id, a.lon, a.lat, a.number FROM addresses a JOIN staging.place_ranks q ON q.id = a.place_id
+            ORDER BY a.street_id, q.locality, a.number, a.suffix_id, a.id
+            """)
         var street: Int64 = 0
         var members: [(member: SearchDerivation.Member, place: UInt32)] = []
         func flushStreets(upTo s: Int64) {
@@ -331,9 +337,12 @@ extension IndexWriter {
             members.append((.init(id: id, lon: streets.double(3), lat: streets.double(4)), UInt32(truncatingIfNeeded: streets.int64(2))))
             byStreet.append(id)
             try byStreet.recordWritten()
+            streetNumbers.append(Int32(truncatingIfNeeded: streets.int64(5)))
+            try streetNumbers.recordWritten()
         }
         flushStreets(upTo: Int64(d.streetTokens.count))
         try byStreet.flush()
+        try streetNumbers.flush()
 
         let byNumber = try scratch("by-number")
         var keys: [Int32] = [], starts: [Int32] = [0]
@@ -377,10 +386,11 @@ extension IndexWriter {
         // the addresses are the files above).
         let (vocabulary, postings) = d.wordIndex()
         let streetLevel = AddressSearch.PointDerived(
-            streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: [], streetPlaces: d.streetPlaces,
+            streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: [], streetNumbers: [], streetPlaces: d.streetPlaces,
             localities: d.localities.map { [$0.city, $0.state] }, numberKeys: [], numberStart: [], byNumber: [],
             vocabulary: vocabulary, postings: postings, postcodes: d.postcodes, cities: d.cities)
         return [("search_street_start", .bytes(SearchTables.bytes(d.streetStart))), ("search_by_street", .file(byStreet)),
+                ("search_street_numbers", .file(streetNumbers)),
                 ("search_number_keys", .bytes(SearchTables.bytes(keys))), ("search_number_start", .bytes(SearchTables.bytes(starts))),
                 ("search_by_number", .file(byNumber))]
             + SearchTables.packPerStreet(streetLevel).map { ($0.name, .bytes($0.bytes)) }

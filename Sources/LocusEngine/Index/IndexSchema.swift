@@ -4,7 +4,7 @@
 /// `AddressIndex`), follow the database's pages as `IndexSections`, used where they lie. Bump `version` on any change a reader of
 /// the previous version would misread: servers refuse an index of another version.
 enum IndexSchema {
-    static let version = 5
+    static let version = 6
 
     static let create = """
     CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,7 +33,7 @@ enum IndexSchema {
     CREATE TABLE staging.street_ids(provisional INTEGER PRIMARY KEY, id INTEGER);
     CREATE TABLE staging.suffix_ids(provisional INTEGER PRIMARY KEY, id INTEGER);
     CREATE TABLE staging.place_ids(provisional INTEGER PRIMARY KEY, id INTEGER, zip_city INTEGER);
-    CREATE TABLE staging.place_ranks(id INTEGER PRIMARY KEY, city INTEGER, postcode INTEGER);
+    CREATE TABLE staging.place_ranks(id INTEGER PRIMARY KEY, city INTEGER, postcode INTEGER, locality INTEGER);
     CREATE TABLE staging.neighbours(id INTEGER PRIMARY KEY, previous INTEGER, next INTEGER);
     """
 

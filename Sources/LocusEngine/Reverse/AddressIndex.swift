@@ -325,6 +325,11 @@ public struct PointTable: RandomAccessCollection, Sendable {
         let street = records.u32(i, 20)
         return street < streetCount ? street : 0
     }
+    @inline(__always) func suffix(_ i: Int) -> UInt32 {
+        precondition(i >= 0 && i < records.count, "address index out of range")
+        let suffix = records.u32(i, 28)
+        return suffix < suffixCount ? suffix : 0
+    }
 
     /// The stored form of points.
     static func pack(_ p: AddressIndex.Point, into raw: UnsafeMutableRawBufferPointer, at base: Int) {

@@ -130,9 +130,15 @@ public final class AddressSearch: Sendable {
             return built
         }
     }
-    /// Address indexes of each street, ordered by number then suffix: `byStreet[streetStart[s]]`.
+    /// Address indexes of each street, `byStreet[streetStart[s]]`: one run per street place of
+    /// the street, in their order and of their counts (`addressRuns(onStreet:)`), each ordered by
+    /// number then suffix.
     let streetStart: StoredRuns
     let byStreet: StoredIDs
+    /// The house number of each of `byStreet`, beside it: a number is looked for in a street's
+    /// runs without reading the points (30 runs' searches through the points were most of a
+    /// geocode at 30× Portland, each read a cache miss in a table of 13 million).
+    let streetNumbers: PackedRecords
     let streetPlaces: StreetPlaceTable
     /// The street places of street `s` are `streetPlaces[streetPlaceStart[s]]`.
     let streetPlaceStart: StoredRuns
@@ -176,7 +182,12 @@ public final class AddressSearch: Sendable {
     var cities: [Area] { areaLists.cities }
     private var areaLists: SearchTables.Areas {
         decodedAreas.value {
-            (try? JSONDecoder().decode(SearchTables.Areas.self, from: Data(areaJSON.bytes))) ?? SearchTables.Areas(postcodes: [], cities: [])
+            var areas = (try? JSONDecoder().decode(SearchTables.Areas.self, from: Data(areaJSON.bytes))) ?? SearchTables.Areas(postcodes: [], cities: [])
+            // Written in name order; a postcode prefix is looked up by halving, so make sure.
+            if !zip(areas.postcodes, areas.postcodes.dropFirst()).allSatisfy({ $0.name <= $1.name }) {
+                areas.postcodes.sort { $0.name < $1.name }
+            }
+            return areas
         }
     }
     private let areaJSON: PackedRecords
@@ -209,6 +220,8 @@ public final class AddressSearch: Sendable {
         var streetTokens: [[String]]
         var streetStart: [Int32]
         var byStreet: [Int32]
+        /// The house number of each of `byStreet`.
+        var streetNumbers: [Int32]
         var streetPlaces: [StreetPlace]
         /// City and state of each locality (`StreetPlace.locality`).
         var localities: [[String]]
@@ -250,6 +263,7 @@ public final class AddressSearch: Sendable {
 
         streetStart = stored.streetStart
         byStreet = stored.byStreet
+        streetNumbers = stored.streetNumbers
         streetPlaces = stored.streetPlaces
         streetPlaceStart = stored.streetPlaceStart
         let localities = stored.lists.localities.map { Locality(city: $0[0], state: $0[1]) }
@@ -290,7 +304,8 @@ public final class AddressSearch: Sendable {
             let range = Int(counts[s])..<Int(counts[s + 1])
             order[range].sort { a, b in
                 let pa = points[Int(a)], pb = points[Int(b)]
-                return (pa.number, pa.suffix, a) < (pb.number, pb.suffix, b)
+                let la = d.placeLocality[Int(pa.place)], lb = d.placeLocality[Int(pb.place)]
+                return (la, pa.number, pa.suffix, a) < (lb, pb.number, pb.suffix, b)
             }
             d.addStreet(order[range].map { (member($0), points[Int($0)].place) })
             for a in order[range] { numbers[points[Int(a)].number, default: []].append(a) }
@@ -309,10 +324,12 @@ public final class AddressSearch: Sendable {
         var numberKeys: [Int32] = [], numberStart: [Int32] = [0], byNumber: [Int32] = []
         for k in numbers.keys.sorted() {
             numberKeys.append(k)
-            byNumber += numbers[k] ?? []
+            // As the builder lists a number's addresses: by street, suffix, address.
+            byNumber += (numbers[k] ?? []).sorted { (points[Int($0)].street, points[Int($0)].suffix, $0) < (points[Int($1)].street, points[Int($1)].suffix, $1) }
             numberStart.append(Int32(byNumber.count))
         }
-        return PointDerived(streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: order, streetPlaces: d.streetPlaces,
+        return PointDerived(streetTokens: d.streetTokens, streetStart: d.streetStart, byStreet: order,
+                            streetNumbers: order.map { points[Int($0)].number }, streetPlaces: d.streetPlaces,
                             localities: d.localities.map { [$0.city, $0.state] }, numberKeys: numberKeys, numberStart: numberStart,
                             byNumber: byNumber, vocabulary: vocabulary, postings: postings, postcodes: d.postcodes, cities: d.cities)
     }
@@ -325,9 +342,24 @@ public final class AddressSearch: Sendable {
         }.map(\.element).joined(separator: " ")
     }
 
-    /// Addresses of a street in number order.
+    /// All of a street's addresses, city by city.
     func addresses(onStreet s: Int32) -> Slice<StoredIDs> {
         byStreet[streetStart[Int(s)]]
+    }
+
+    /// A street's addresses, one run per street place (`places(ofStreet:)`, in that order), each
+    /// in number order. The runs follow each other in the street's list: found by the street
+    /// places' counts, no address read (splitting a street's addresses by city read every one,
+    /// and took most of a geocode at 30× Portland). Counts a damaged file gets wrong give runs
+    /// cut short, never outside the street's list.
+    func addressRuns(onStreet s: Int32) -> [Slice<StoredIDs>] {
+        let all = byStreet[streetStart[Int(s)]]
+        var start = all.startIndex
+        return places(ofStreet: s).map { k in
+            let lower = start, upper = min(all.endIndex, lower + max(0, Int(streetPlaces[k].count)))
+            start = upper
+            return all[lower..<upper]
+        }
     }
 
     /// The street places of a street (indexes into `streetPlaces`).

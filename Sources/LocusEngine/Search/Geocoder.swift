@@ -358,32 +358,36 @@ extension AddressSearch {
     }
 
     func houseMatches(street: Int32, number: HouseNumber, q: ParsedAddress, penalty: Double, notes: [String]) -> [ScoredMatch] {
-        let list = addresses(onStreet: street)
+        let runs = addressRuns(onStreet: street)
         let points = addresses.points
-        // First address with this number.
-        var lo = list.startIndex, hi = list.endIndex
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(points.number(Int(list[mid]))) < number.value { lo = mid + 1 } else { hi = mid }
-        }
         var out: [ScoredMatch] = []
-        var i = lo
         // Every city's house of this number, however many cities share the street's name: they
         // are few (one per city at most, but for suffixes), and the one asked for may be in the
         // smallest. Only placing a number between others is limited to some of its cities.
-        while i < list.endIndex, Int(points.number(Int(list[i]))) == number.value {
-            let a = list[i]
-            i += 1
-            let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
-            var p = penalty
-            var n = notes
-            if suffix.uppercased() != number.suffix.uppercased() {
-                let cost = number.suffix.isEmpty ? 4.0 : (suffix.isEmpty ? 6.0 : 8.0)
-                p += cost
-                n.append("house number suffix \"\(number.suffix)\" ≠ \"\(suffix)\" (−\(Int(cost)))")
+        for list in runs {
+            // First address with this number, found by the numbers beside the list; each is
+            // checked on its point (a damaged table finds nothing, never another number).
+            var lo = list.startIndex, hi = list.endIndex
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(streetNumbers.i32(mid, 0)) < number.value { lo = mid + 1 } else { hi = mid }
             }
-            let (rp, rn) = regionPenalty(q, place: Int32(points[Int(a)].place))
-            out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
+            var i = lo
+            while i < list.endIndex, Int(streetNumbers.i32(i, 0)) == number.value {
+                let a = list[i]
+                i += 1
+                guard Int(points.number(Int(a))) == number.value else { continue }
+                let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
+                var p = penalty
+                var n = notes
+                if suffix.uppercased() != number.suffix.uppercased() {
+                    let cost = number.suffix.isEmpty ? 4.0 : (suffix.isEmpty ? 6.0 : 8.0)
+                    p += cost
+                    n.append("house number suffix \"\(number.suffix)\" ≠ \"\(suffix)\" (−\(Int(cost)))")
+                }
+                let (rp, rn) = regionPenalty(q, place: Int32(points[Int(a)].place))
+                out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
+            }
         }
         guard out.isEmpty else { return out }
         // Not a point of the index: placed from the street's other numbers, separately in each city
@@ -397,30 +401,15 @@ extension AddressSearch {
         return out
     }
 
-    /// A street's addresses (in number order) split by the city and state they are in: one run per
-    /// street place of the street (`streetPlaceStart`), each still in number order. With a query,
-    /// only the street places it considers (`consideredLocalities`) have their runs.
+    /// A street's addresses split by the city and state they are in: one run per street place of
+    /// the street (`streetPlaceStart`), each in number order. With a query, only the street places
+    /// it considers (`consideredLocalities`) have their runs.
     func addressesByStreetPlace(_ street: Int32, considering q: ParsedAddress? = nil) -> [[Int32]] {
         let range = places(ofStreet: street)
-        var runs = [[Int32]](repeating: [], count: range.count)
         let considered = q.flatMap { consideredLocalities(ofStreet: street, $0) }
-        // A street's places by locality: one lookup per address (comparing city and state names
-        // per address and street place grew with the square of a name's cities).
-        var runOf: [Int32: Int] = [:]
-        for k in range where considered?.contains(streetPlaces[k].locality) ?? true {
-            runOf[streetPlaces[k].locality] = runOf[streetPlaces[k].locality] ?? k - range.lowerBound
+        return zip(range, addressRuns(onStreet: street)).map { k, run in
+            considered?.contains(streetPlaces[k].locality) ?? true ? Array(run) : []
         }
-        for a in addresses(onStreet: street) {
-            guard let k = runOf[locality(ofAddress: a)] else { continue }
-            runs[k].append(a)
-        }
-        return runs
-    }
-
-    /// The locality an address is in (-1 for none: a damaged file).
-    @inline(__always) func locality(ofAddress a: Int32) -> Int32 {
-        let place = Int(addresses.points.place(Int(a)))
-        return place < placeLocality.count ? placeLocality[place] : -1
     }
 
     /// A street is placed in at most this many of its cities per query: a name shared by many
@@ -429,8 +418,10 @@ extension AddressSearch {
     static let streetPlaceCap = 8
 
     /// The localities of a street's places that a query considers; nil for all of them (no more
-    /// than `streetPlaceCap`). Beyond that: those the query's city or ZIP code names first, then
-    /// those with the most addresses.
+    /// than `streetPlaceCap`). Beyond that: those the query's city or ZIP code names, when the
+    /// street is in any of them (the others would only follow at a city's penalty, and placing a
+    /// number in 7 more of them was a third of a geocode at 30× Portland); else those with the
+    /// most addresses.
     func consideredLocalities(ofStreet street: Int32, _ q: ParsedAddress) -> Set<Int32>? {
         let range = places(ofStreet: street)
         guard range.count > Self.streetPlaceCap else { return nil }
@@ -443,7 +434,8 @@ extension AddressSearch {
         let chosen = range.map { (k: $0, named: named($0), count: streetPlaces[$0].count) }
             .sorted { ($0.named ? 0 : 1, -$0.count, $0.k) < ($1.named ? 0 : 1, -$1.count, $1.k) }
             .prefix(Self.streetPlaceCap)
-        return Set(chosen.map { streetPlaces[$0.k].locality })
+        let named = chosen.filter(\.named)
+        return Set((named.isEmpty ? chosen[...] : named[...]).map { streetPlaces[$0.k].locality })
     }
 
     /// Interpolation never spans more than this (metres): neighbours further apart are separate
@@ -661,10 +653,11 @@ extension AddressSearch {
         let points = addresses.points
         let range = places(ofStreet: street)
         let considered = consideredLocalities(ofStreet: street, q)
-        // With a number: each city's address closest to it in number.
+        // With a number: each city's address closest to it in number (the first of equals, the
+        // lower on a tie), found by halving its run's numbers.
         let closest: [Int32?] = number.map { n in
-            addressesByStreetPlace(street, considering: q).map { run in
-                run.min { abs(Int(points.number(Int($0))) - n.value) < abs(Int(points.number(Int($1))) - n.value) }
+            zip(range, addressRuns(onStreet: street)).map { k, run in
+                considered?.contains(streetPlaces[k].locality) ?? true ? closestInNumber(run, to: n.value) : nil
             }
         } ?? []
         for i in range where considered?.contains(streetPlaces[i].locality) ?? true {
@@ -679,6 +672,24 @@ extension AddressSearch {
             out.append(m)
         }
         return out
+    }
+
+    /// The address of a run (in number order) whose number is closest to `value`: the first of
+    /// equal numbers, the lower number on a tie.
+    func closestInNumber(_ run: Slice<StoredIDs>, to value: Int) -> Int32? {
+        guard !run.isEmpty else { return nil }
+        func number(_ i: Int) -> Int { Int(streetNumbers.i32(i, 0)) }
+        var lo = run.startIndex, hi = run.endIndex
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if number(mid) < value { lo = mid + 1 } else { hi = mid }
+        }
+        var best = lo
+        if lo == run.endIndex || (lo > run.startIndex && value - number(lo - 1) <= number(lo) - value) {
+            best = lo - 1
+            while best > run.startIndex, number(best - 1) == number(best) { best -= 1 }
+        }
+        return run[best]
     }
 
     /// Where two streets cross, from the address points along each: the closest pair of points,

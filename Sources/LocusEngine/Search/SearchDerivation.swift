@@ -75,7 +75,9 @@ struct SearchDerivation {
         streetStart.append(streetStart[streetStart.count - 1] + Int32(members.count))
         var groups: [Int32: [Member]] = [:]
         for m in members { groups[placeLocality[Int(m.place)], default: []].append(m.member) }
-        for (locality, group) in groups.sorted(by: { localities[Int($0.key)] < localities[Int($1.key)] }) {
+        // In locality order (which is their names' order): the order of the street's runs of
+        // addresses (`AddressSearch.byStreet`), which the builder sorts by locality id.
+        for (locality, group) in groups.sorted(by: { $0.key < $1.key }) {
             streetPlaces.append(AddressSearch.StreetPlace(street: street, locality: locality,
                                                           count: Int32(group.count), representative: Self.medoid(group)))
         }

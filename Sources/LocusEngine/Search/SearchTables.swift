@@ -74,6 +74,8 @@ enum SearchTables {
         var streetTokens: StoredStrings
         var streetStart: StoredRuns
         var byStreet: StoredIDs
+        /// The house number of each of `byStreet` (Int32).
+        var streetNumbers: PackedRecords
         var streetPlaces: StreetPlaceTable
         var streetPlaceStart: StoredRuns
         var byNumber: NumberIndex
@@ -157,19 +159,21 @@ enum SearchTables {
         guard let lists = try? JSONDecoder().decode(Lists.self, from: Data(listBytes.bytes)),
               lists.localities.allSatisfy({ $0.count == 2 }) else { throw damaged }
         let streetStart = try table("search_street_start"), byStreet = try table("search_by_street")
+        let streetNumbers = try table("search_street_numbers")
         let keys = try table("search_number_keys"), numberStart = try table("search_number_start"), byNumber = try table("search_by_number")
         let places = try table("search_street_places", stride: StreetPlaceTable.stride), placeStart = try table("search_street_place_start")
         let postingStart = try table("search_posting_start"), postings = try table("search_postings")
         let coreStart = try table("search_core_start"), coreStreets = try table("search_core_streets")
         let vocabulary = try strings("search_vocabulary"), coreKeys = try strings("search_core_keys"), tokens = try strings("search_street_tokens")
         // The shapes: one run start per street, per number, per word, per core key.
-        guard streetStart.count == streetCount + 1, numberStart.count == keys.count + 1, placeStart.count == streetCount + 1,
+        guard streetStart.count == streetCount + 1, streetNumbers.count == byStreet.count, numberStart.count == keys.count + 1,
+              placeStart.count == streetCount + 1,
               postingStart.count == vocabulary.count + 1, coreStart.count == coreKeys.count + 1, tokens.count == streetCount
         else { throw damaged }
         let streetPlaces = StreetPlaceTable(records: places, streetCount: Int32(clamping: streetCount),
                                             localityCount: Int32(clamping: lists.localities.count), addressCount: Int32(clamping: n))
         return Stored(streetTokens: tokens, streetStart: StoredRuns(streetStart, total: byStreet.count), byStreet: StoredIDs(byStreet, limit: n),
-                      streetPlaces: streetPlaces, streetPlaceStart: StoredRuns(placeStart, total: streetPlaces.count),
+                      streetNumbers: streetNumbers, streetPlaces: streetPlaces, streetPlaceStart: StoredRuns(placeStart, total: streetPlaces.count),
                       byNumber: NumberIndex(keys: keys, starts: StoredRuns(numberStart, total: byNumber.count),
                                             addresses: StoredIDs(byNumber, limit: n)),
                       vocabulary: vocabulary, postings: StoredIDs(postings, limit: streetPlaces.count),
@@ -189,7 +193,8 @@ enum SearchTables {
         let areas = (try? JSONEncoder().encode(Areas(postcodes: d.postcodes, cities: d.cities))) ?? Data()
         return Stored(streetTokens: StoredStrings(d.streetTokens.map { $0.joined(separator: " ") }),
                       streetStart: StoredRuns(d.streetStart, total: d.byStreet.count),
-                      byStreet: StoredIDs(d.byStreet, limit: n), streetPlaces: streetPlaces,
+                      byStreet: StoredIDs(d.byStreet, limit: n),
+                      streetNumbers: PackedRecords(packed: bytes(d.streetNumbers), stride: 4), streetPlaces: streetPlaces,
                       streetPlaceStart: StoredRuns(t.placeStart, total: streetPlaces.count),
                       byNumber: NumberIndex(keys: PackedRecords(packed: bytes(d.numberKeys), stride: 4),
                                             starts: StoredRuns(d.numberStart, total: d.byNumber.count), addresses: StoredIDs(d.byNumber, limit: n)),
