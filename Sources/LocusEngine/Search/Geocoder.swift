@@ -365,14 +365,9 @@ extension AddressSearch {
         // are few (one per city at most, but for suffixes), and the one asked for may be in the
         // smallest. Only placing a number between others is limited to some of its cities.
         for list in runs {
-            // First address with this number, found by the numbers beside the list; each is
-            // checked on its point (a damaged table finds nothing, never another number).
-            var lo = list.startIndex, hi = list.endIndex
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if Int(streetNumbers.i32(mid, 0)) < number.value { lo = mid + 1 } else { hi = mid }
-            }
-            var i = lo
+            // Each address found by the numbers beside the list is checked on its point (a
+            // damaged table finds nothing, never another number).
+            var i = firstAddress(numbered: number.value, in: list)
             while i < list.endIndex, Int(streetNumbers.i32(i, 0)) == number.value {
                 let a = list[i]
                 i += 1
@@ -392,7 +387,7 @@ extension AddressSearch {
         guard out.isEmpty else { return out }
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
-        for members in addressesByStreetPlace(street, considering: q) where !members.isEmpty {
+        for members in addressesByStreetPlace(street, considering: q, runs: runs) where !members.isEmpty {
             if var m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) {
                 m.support = members.count
                 out.append(m)
@@ -404,10 +399,10 @@ extension AddressSearch {
     /// A street's addresses split by the city and state they are in: one run per street place of
     /// the street (`streetPlaceStart`), each in number order. With a query, only the street places
     /// it considers (`consideredLocalities`) have their runs.
-    func addressesByStreetPlace(_ street: Int32, considering q: ParsedAddress? = nil) -> [[Int32]] {
+    func addressesByStreetPlace(_ street: Int32, considering q: ParsedAddress? = nil, runs: [Slice<StoredIDs>]? = nil) -> [[Int32]] {
         let range = places(ofStreet: street)
         let considered = q.flatMap { consideredLocalities(ofStreet: street, $0) }
-        return zip(range, addressRuns(onStreet: street)).map { k, run in
+        return zip(range, runs ?? addressRuns(onStreet: street)).map { k, run in
             considered?.contains(streetPlaces[k].locality) ?? true ? Array(run) : []
         }
     }
@@ -674,16 +669,23 @@ extension AddressSearch {
         return out
     }
 
+    /// Where in a run (in number order) the first address numbered `value` or more is, by halving
+    /// the numbers beside the street's list: no point read.
+    func firstAddress(numbered value: Int, in run: Slice<StoredIDs>) -> Int {
+        var lo = run.startIndex, hi = run.endIndex
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(streetNumbers.i32(mid, 0)) < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// The address of a run (in number order) whose number is closest to `value`: the first of
     /// equal numbers, the lower number on a tie.
     func closestInNumber(_ run: Slice<StoredIDs>, to value: Int) -> Int32? {
         guard !run.isEmpty else { return nil }
         func number(_ i: Int) -> Int { Int(streetNumbers.i32(i, 0)) }
-        var lo = run.startIndex, hi = run.endIndex
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if number(mid) < value { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = firstAddress(numbered: value, in: run)
         var best = lo
         if lo == run.endIndex || (lo > run.startIndex && value - number(lo - 1) <= number(lo) - value) {
             best = lo - 1
