@@ -143,6 +143,28 @@ import Testing
         #expect(missed.isEmpty, "\(missed.count) of \(tried): \(missed.prefix(5))")
     }
 
+    /// Typed on to the state and ZIP code, an address is still suggested (the state matched
+    /// nothing, so the suggestions vanished at "… Portland OR").
+    @Test func anAddressTypedWithItsStateIsStillSuggested() throws {
+        for text in ["6132 ne 34th ave portland o", "6132 ne 34th ave portland or", "6132 NE 34th Ave, Portland, OR 97211", "6132 ne 34th ave portland or 97211 "] {
+            let first = try locator.suggest(SuggestRequest(text: text)).suggestions.first
+            #expect(first?.text == "6132 NE 34th Ave, Portland, OR 97211", "\(text)")
+        }
+    }
+
+    /// A directional or a numbered street the user typed is never matched through a typo:
+    /// "ne 34th" suggested 6132 SE 36th Ave and SE 44th Ave below the right address.
+    @Test(arguments: ["6132 ne 34th ave portland", "6132 northeast 34th ", "6132 ne 34th av", "6132 se 36th ave portl", "1234 se 34th av"])
+    func aDirectionalOrANumberedStreetIsNotATypo(text: String) throws {
+        let words = Set(AddressText.tokens(text))
+        let suggestions = try locator.suggest(SuggestRequest(text: text)).suggestions
+        for s in suggestions {
+            let street = AddressText.tokens(s.text)
+            #expect(street.contains(where: { AddressVocabulary.fullDirectionals.contains($0) && words.contains($0) }), "\(text) → \(s.text)")
+            #expect(street.filter { $0.contains(where: \.isNumber) }.allSatisfy { words.contains($0) || $0.count == 5 }, "\(text) → \(s.text)")
+        }
+    }
+
     @Test func suggestionKeysGeocodeToWhatWasSuggested() throws {
         for text in ["6132 ne 34", "killingsw", "9721", "concor", "lake osw"] {
             for s in try locator.suggest(SuggestRequest(text: text)).suggestions {

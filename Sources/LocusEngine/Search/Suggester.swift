@@ -175,8 +175,14 @@ extension AddressSearch {
         // (or begun, for the prefix), a typo of one of its words, or neither.
         let typed = words + (prefix.map { [$0] } ?? [])
         let isPrefix = { (k: Int) in prefix != nil && k == typed.count - 1 }
-        // A word too short to carry a typo matches whole or not at all.
-        let mayBeTypo = typed.indices.map { typed[$0].count >= (isPrefix($0) ? 4 : 3) }
+        // A word too short to carry a typo matches whole or not at all; so does one with a digit
+        // ("34th" is not a typo of "44th", "97211" not of "97212") and a directional ("northeast"
+        // is two edits from "southeast", but the user who typed NE meant it).
+        let mayBeTypo = typed.indices.map { k in
+            let w = typed[k]
+            return w.count >= (isPrefix(k) ? 4 : 3) && !w.contains(where: \.isNumber)
+                && !AddressVocabulary.fullDirectionals.contains(where: { isPrefix(k) ? $0.hasPrefix(w) : $0 == w })
+        }
         // A number's addresses come street by street, each street in many cities: a street's
         // verdicts are worked out once per run of its addresses, a place's once per query, each
         // word only when it comes to it. Per address, that leaves reading two ids and two arrays
@@ -213,8 +219,10 @@ extension AddressSearch {
             guard place < placeVerdicts[k].count else { return .none }
             if placeVerdicts[k][place] != .unknown { return placeVerdicts[k][place] }
             let w = typed[k], whole = !isPrefix(k), placeWords = placeTokens[place]
+            // The state as well: an address typed whole ("… Portland OR 97211") still suggests it.
+            let state = place < addresses.places.count ? addresses.places[place].state.lowercased() : ""
             var v: Verdict
-            if whole ? placeWords.contains(w) : placeWords.contains(where: { $0.hasPrefix(w) }) {
+            if whole ? placeWords.contains(w) || w == state : placeWords.contains(where: { $0.hasPrefix(w) }) || (!state.isEmpty && state.hasPrefix(w)) {
                 v = .matched
             } else if mayBeTypo[k] {
                 // A city's words are the place's but its ZIP code (the last), shared by its places.
