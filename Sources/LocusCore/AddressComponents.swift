@@ -43,7 +43,14 @@ public struct AddressComponents: Hashable, Sendable, Codable {
 }
 
 /// A house number split into its numeric value and whatever follows it ("7212 A", "12 1/2").
+///
+/// A number written with a leading zero ("0104") is another address than the one without: in
+/// Portland it counts east from the zero line where the plain number counts west, so 0104 SW Lane
+/// St and 104 SW Lane St stand on either side of it. Such a number is held as its negative
+/// (`value` -104): along a street the numbers then run in order of position across the line, and
+/// interpolating or extrapolating between 013 and 140 works on one scale.
 public struct HouseNumber: Hashable, Sendable, Comparable {
+    /// The number, negative for one written with a leading zero.
     public var value: Int
     public var suffix: String
 
@@ -57,13 +64,32 @@ public struct HouseNumber: Hashable, Sendable, Comparable {
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingWhitespace()
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 9, let value = Int(digits) else { return nil }
+        guard let value = Self.value(ofDigits: digits) else { return nil }
         self.value = value
         self.suffix = String(trimmed.dropFirst(digits.count)).trimmingWhitespace().replacingHyphenPrefix()
     }
 
-    /// "7212", "7212 A", "12 1/2", written as an address would print it.
-    public var text: String { suffix.isEmpty ? String(value) : "\(value) \(suffix)" }
+    /// The value of a number's digits: negative when they start with a zero ("0104" → -104,
+    /// "0" → 0); nil for no digits, anything else, or more than nine.
+    public static func value(ofDigits digits: some StringProtocol) -> Int? {
+        guard !digits.isEmpty, digits.count <= 9, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              let v = Int(digits) else { return nil }
+        return digits.utf8.first == 0x30 ? -v : v
+    }
+
+    /// "0104" for -104: a number as written.
+    public static func digits(of value: Int) -> String {
+        value < 0 ? "0" + String(value.magnitude) : String(value)
+    }
+
+    /// The number's hundred, the block it is in ("5320" → 53, "0245" → -3, "045" → -1): a
+    /// leading-zero number's blocks count down from -1 so that 045 and 45 are not one block.
+    public static func hundred(of value: Int) -> Int {
+        value >= 0 ? value / 100 : -1 - (-value) / 100
+    }
+
+    /// "7212", "7212 A", "12 1/2", "0104", written as an address would print it.
+    public var text: String { suffix.isEmpty ? Self.digits(of: value) : "\(Self.digits(of: value)) \(suffix)" }
 
     public static func < (a: HouseNumber, b: HouseNumber) -> Bool {
         (a.value, a.suffix) < (b.value, b.suffix)

@@ -149,7 +149,7 @@ public struct AddressParser: Sendable {
 
     private func leadingDigits(_ token: String) -> (Int, String)? {
         let digits = token.prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty, digits.count <= 8, digits.count < token.count, let v = Int(digits) else { return nil }
+        guard digits.count <= 8, digits.count < token.count, let v = HouseNumber.value(ofDigits: digits) else { return nil }
         let rest = token.dropFirst(digits.count)
         guard rest.count <= 2, rest.allSatisfy({ $0.isLetter }) else { return nil }
         // "34th" is an ordinal street name, not a number with a suffix.
@@ -162,9 +162,9 @@ public struct AddressParser: Sendable {
         guard i < tokens.count else { return nil }
         let t = tokens[i]
         var number: HouseNumber?
-        if AddressText.isNumber(t), t.count <= 8, let v = Int(t) {
+        if t.count <= 8, let v = HouseNumber.value(ofDigits: t) {
             number = HouseNumber(value: v)
-        } else if let dash = t.firstIndex(of: "-"), let v = Int(t[..<dash]), AddressText.isNumber(String(t[..<dash])) {
+        } else if let dash = t.firstIndex(of: "-"), let v = HouseNumber.value(ofDigits: t[..<dash]) {
             number = HouseNumber(value: v)  // a range "12-14": its first number
         } else if let (v, suffix) = leadingDigits(t) {
             number = HouseNumber(value: v, suffix: suffix)

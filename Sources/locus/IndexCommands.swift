@@ -192,6 +192,11 @@ extension Locus.Index {
                     for (reason, n) in report.rejectedAddresses.sorted(by: { $0.value > $1.value }) {
                         Output.note("  \(n) × \(reason)")
                     }
+                    if report.numbersWithLeadingZero > 0 {
+                        Output.note(report.leadingZerosArePadding
+                            ? "  \(report.numbersWithLeadingZero) house numbers start with 0: taken for padding, dropped (\"00123\" = 123)"
+                            : "  \(report.numbersWithLeadingZero) house numbers start with 0: each kept as its own address (\"0104\" is not 104)")
+                    }
                 }
                 for l in report.layers {
                     Output.note("layer \(l.name): \(l.features) polygons from \(l.crs), \(l.repaired) repaired, \(l.rejected) rejected (name: \(l.nameField.isEmpty ? "id" : l.nameField), id: \(l.idField))")

@@ -387,6 +387,12 @@ enum ParserCases {
         .init("5321 S/ NE 31ST AVE", 5321, "", "northeast 31st avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("2927 N/ NE AINSWORTH ST", 2927, "", "northeast ainsworth street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("5331-5337 WI/ N KERBY AVE", 5331, "", "north kerby avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        // A leading zero is part of the number (Portland: east of the zero line), held negative.
+        .init("0104 SW LANE ST", -104, "", "southwest lane street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("0320-0324 SW GAINES ST", -320, "", "southwest gaines street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("018 WI/ SW BOUNDARY CT", -18, "", "southwest boundary court", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("0245A SW BANCROFT ST", -245, "A", "southwest bancroft street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("0 SW MAIN ST", 0, "", "southwest main street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("E/ 7007 NE CORNFOOT RD", 7007, "", "northeast cornfoot road", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("NW COR/ 27TH & NE SARATOGA ST", nil, "", "27th", unit: nil, city: nil, state: nil, zip: nil, cross: "northeast saratoga street"),
         .init("SEC/ CONCORD & N GOING CT", nil, "", "concord", unit: nil, city: nil, state: nil, zip: nil, cross: "north going court"),

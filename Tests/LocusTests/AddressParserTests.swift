@@ -19,6 +19,17 @@ import Testing
         #expect(p.crossStreet?.joined(separator: " ") == c.cross, "cross street")
     }
 
+    /// A number with a leading zero is written back with it, and its hundreds (blocks) count away
+    /// from the zero line on its own side.
+    @Test(arguments: [("0104", -104, -2), ("104", 104, 1), ("045", -45, -1), ("45", 45, 0), ("0100", -100, -2),
+                      ("099", -99, -1), ("0", 0, 0), ("5320", 5320, 53)])
+    func leadingZeroNumbers(_ written: String, _ value: Int, _ hundred: Int) throws {
+        let n = try #require(HouseNumber(parsing: written))
+        #expect(n.value == value)
+        #expect(n.text == written)
+        #expect(HouseNumber.hundred(of: value) == hundred)
+    }
+
     @Test func tableIsLarge() {
         #expect(ParserCases.all.count >= 200)
     }

@@ -170,4 +170,47 @@ import Testing
         #expect(reopened.layers["areas"]?.features.count == 4)
         #expect(index.metadata.values["journal_mode"] == nil)
     }
+
+    /// Builds an index of `rows` (number, street, lon, lat) in Springfield.
+    static func buildAddresses(_ rows: [(String, String, Double, Double)]) throws -> (Locator, IndexBuildReport) {
+        let dir = TestSupport.temporaryDirectory()
+        let csv = dir.appendingPathComponent("addresses.csv")
+        let text = "number,street,city,state,zip,lon,lat\n" + rows.map { "\($0.0),\($0.1),Springfield,OR,97477,\($0.2),\($0.3)" }.joined(separator: "\n") + "\n"
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("a.locus").path)
+        config.addresses = csv.path
+        let report = try IndexBuilder.build(config)
+        return (Locator(index: try LocusIndex(path: config.output)), report)
+    }
+
+    /// A few numbers with a leading zero are addresses of their own, placed among themselves: 0107
+    /// lies between 0104 and 0110 (east of the zero line), not beside 104 or 110.
+    @Test func aLeadingZeroIsItsOwnNumberWhereFewHaveOne() throws {
+        var rows: [(String, String, Double, Double)] = []
+        for n in stride(from: 102, through: 198, by: 2) { rows.append(("\(n)", "Oak St", -122.0 - Double(n) * 1e-5, 44.0)) }
+        rows += [("0104", "Oak St", -122.0 + 104e-5, 44.0), ("0110", "Oak St", -122.0 + 110e-5, 44.0)]
+        let (locator, report) = try Self.buildAddresses(rows)
+        #expect(report.numbersWithLeadingZero == 2 && !report.leadingZerosArePadding)
+        let exact = try #require(try locator.geocode(GeocodeRequest(.text("0104 Oak St"))).candidates.first)
+        #expect(exact.address.hasPrefix("0104 Oak St,") && exact.matchType == .pointAddress, "\(exact.address)")
+        let placed = try #require(try locator.geocode(GeocodeRequest(.text("0106 Oak St"))).candidates.first)
+        #expect(placed.address.hasPrefix("0106 Oak St,") && placed.matchType == .interpolated, "\(placed.address)")
+        #expect(abs(placed.location.x - (-122.0 + 106e-5)) < 1e-6, "\(placed.location.x)")
+        let plain = try #require(try locator.geocode(GeocodeRequest(.text("104 Oak St"))).candidates.first)
+        #expect(plain.address.hasPrefix("104 Oak St,") && abs(plain.location.x - (-122.0 - 104e-5)) < 1e-9)
+    }
+
+    /// A file whose numbers are mostly zero-padded ("00104") pads them: the zeros are dropped.
+    @Test func zeroPaddedNumbersAreThePlainNumbers() throws {
+        var rows: [(String, String, Double, Double)] = []
+        for n in stride(from: 102, through: 198, by: 2) { rows.append((String(repeating: "0", count: 5 - String(n).count) + "\(n)", "Oak St", -122.0 - Double(n) * 1e-5, 44.0)) }
+        rows.append(("12000", "Oak St", -122.2, 44.0))
+        let (locator, report) = try Self.buildAddresses(rows)
+        #expect(report.numbersWithLeadingZero == 49 && report.leadingZerosArePadding)
+        for text in ["104 Oak St", "00104 Oak St"] {
+            let top = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first)
+            #expect(top.address.hasPrefix("104 Oak St,") && top.matchType == .pointAddress, "\(text): \(top.address)")
+        }
+        #expect(try locator.suggest(SuggestRequest(text: "0104 oak")).suggestions.first?.text.hasPrefix("104 Oak St,") == true)
+    }
 }

@@ -83,6 +83,12 @@ import Testing
         // another number ("39th" is not "30th").
         ForwardCase(text: "5603 NE 39TH AVE", street: "NE César E. Chávez Blvd", matchTypes: [.pointAddress, .interpolated],
                     near: GeoPoint(x: -122.623522, y: 45.563471), failureClass: "wrong numbered street"),
+        // A leading zero is another address, east of Portland's zero line: 0749 is placed among
+        // the street's 0-numbers, not taken for 749 SW Whitaker St, 9 km west.
+        ForwardCase(text: "0749 SW WHITAKER ST", street: "SW Whitaker St", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.669731, y: 45.498642), failureClass: "leading zero (another address)"),
+        ForwardCase(text: "0245 SW BANCROFT ST", street: "SW Bancroft St", matchTypes: [.interpolated],
+                    near: GeoPoint(x: -122.675229, y: 45.492427), failureClass: "leading zero (between 0-numbers)"),
         // A number the street's numbers cannot place: the street itself, not another that has it.
         ForwardCase(text: "99999 NE Glisan St", street: "NE Glisan St", city: "Portland", matchTypes: [.street],
                     failureClass: "street only, on the right street"),
@@ -128,7 +134,21 @@ import Testing
     }
 
     /// A key handed out for an interpolated or extrapolated answer gives that answer back.
-    @Test(arguments: ["3306 NE GLISAN ST", "8408 N BRANDON AVE", "5320 NE 33RD AVE", "2141 NW 25TH AVE"])
+    /// Portland's leading-zero addresses are kept as written, each its own point: 017 and 17 SW
+    /// Whitaker St stand either side of the zero line (they were one number, printed "17").
+    @Test(arguments: [("0103 SW Arthur St", "103 SW Arthur St"), ("017 SW Whitaker St", "17 SW Whitaker St"),
+                      ("0117 SW Whitaker St", "117 SW Whitaker St")])
+    func aLeadingZeroIsAnotherAddress(_ zero: String, _ plain: String) throws {
+        let z = try #require(try locator.geocode(GeocodeRequest(.text(zero))).candidates.first)
+        #expect(z.matchType == .pointAddress && z.address.hasPrefix(zero + ","), "\(z.address)")
+        let back = try #require(try locator.reverse(ReverseRequest(location: GeoPoint(x: z.location.x, y: z.location.y))))
+        #expect(back.address.hasPrefix(zero + ","), "\(back.address)")
+        let p = try #require(try locator.geocode(GeocodeRequest(.text(plain))).candidates.first)
+        #expect(p.address.hasPrefix(plain + ","), "\(p.address)")
+        #expect(GeoPoint(x: z.location.x, y: z.location.y).metres(to: GeoPoint(x: p.location.x, y: p.location.y)) > 20)
+    }
+
+    @Test(arguments: ["3306 NE GLISAN ST", "8408 N BRANDON AVE", "5320 NE 33RD AVE", "2141 NW 25TH AVE", "0749 SW WHITAKER ST"])
     func placedNumbersHaveKeysThatGeocodeBack(_ text: String) throws {
         let top = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first)
         let again = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first)

@@ -44,6 +44,9 @@ extension IndexWriter {
         }
     }
 
+    /// The share of numbers written with a leading zero above which the zeros are padding.
+    static let paddedShare = 0.1
+
     static func placeKey(_ p: AddressPlace) -> String { "\(p.city)\u{1}\(p.state)\u{1}\(p.postcode)" }
 
     mutating func importAddresses(path: String, report: inout IndexBuildReport) throws(LocusError) {
@@ -102,12 +105,21 @@ extension IndexWriter {
             }
             envelope.extend(x: point.x, y: point.y)
             candidates += 1
+            if number.value < 0 { report.numbersWithLeadingZero += 1 }
         }
         guard report.addressRows > 0 else { throw LocusError(.importFailed, "\(path) has a header but no rows") }
         let rejectedShare = Double(report.addressRows - candidates) / Double(report.addressRows)
         if rejectedShare > config.maximumRejectedShare {
             let top = report.rejectedAddresses.max { $0.value < $1.value }?.key ?? ""
             throw LocusError(.importFailed, "\(Int(rejectedShare * 100))% of the rows of \(path) were rejected (mostly: \(top)); check the column options")
+        }
+
+        // A leading zero is a real part of an address where few numbers have one (Portland: 503 of
+        // 435,000, east of its zero line); where many do, the file pads its numbers ("00123") and
+        // the zeros mean nothing.
+        if report.numbersWithLeadingZero > 0, Double(report.numbersWithLeadingZero) > Self.paddedShare * Double(candidates) {
+            try db.execute("UPDATE staging.rows SET number = -number WHERE number < 0")
+            report.leadingZerosArePadding = true
         }
 
         // Names in order. (A name only a duplicate row had is still some kept row's: the same.)

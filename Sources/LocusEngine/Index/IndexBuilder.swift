@@ -124,6 +124,11 @@ public struct IndexBuildReport: Sendable, Codable {
     public var addresses = 0
     /// Rejected address rows per reason.
     public var rejectedAddresses: [String: Int] = [:]
+    /// Kept rows whose house number is written with a leading zero ("0104").
+    public var numbersWithLeadingZero = 0
+    /// Whether so many numbers have a leading zero that the zeros were taken for padding and
+    /// dropped ("00123" = 123); else each is a number of its own (`HouseNumber`).
+    public var leadingZerosArePadding = false
     public var layers: [LayerSummary] = []
     /// The first issues of each source, as stored in the index.
     public var issues: [ImportIssue] = []
@@ -148,6 +153,7 @@ public struct IndexBuildReport: Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case addressRows = "address_rows", addresses
         case rejectedAddresses = "rejected_addresses"
+        case numbersWithLeadingZero = "numbers_with_leading_zero", leadingZerosArePadding = "leading_zeros_are_padding"
         case layers, issues, lots, seconds, bytes
     }
 }

@@ -177,6 +177,9 @@ public final class AddressSearch: Sendable {
     let typoAlphabet: Set<Character>
     /// Addresses by house number, for suggestions that start with one.
     let byNumber: NumberIndex
+    /// Whether any address's number has a leading zero (held negative, `HouseNumber`): numbers
+    /// are in order, so the first tells.
+    var hasLeadingZeroNumbers: Bool { byNumber.keys.count > 0 && byNumber.keys.i32(0, 0) < 0 }
     /// Postcodes and cities as areas (decoded on first use: they grow with the places).
     var postcodes: [Area] { areaLists.postcodes }
     var cities: [Area] { areaLists.cities }

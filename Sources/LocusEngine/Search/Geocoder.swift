@@ -130,7 +130,7 @@ extension AddressSearch {
             // street:number:from:to — the two known addresses the number was placed from (interpolated
             // between; extrapolated beyond the first, away from the second; "b": so within its block).
             let parts = rest.split(separator: ":").compactMap { Int32($0) }
-            guard parts.count == 4, parts[0] >= 0, Int(parts[0]) < streets.count, parts[1] >= 0,
+            guard parts.count == 4, parts[0] >= 0, Int(parts[0]) < streets.count,
                   parts[2...].allSatisfy({ $0 >= 0 && Int($0) < addresses.count }) else { return nil }
             let number = HouseNumber(value: Int(parts[1]))
             if kind == "i" {
@@ -186,6 +186,9 @@ extension AddressSearch {
     // MARK: Free text
 
     func geocode(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
+        var q = q
+        // Where no address has a leading zero, one typed is a stray zero ("0104" = 104).
+        if let n = q.number, n.value < 0, !hasLeadingZeroNumbers { q.number?.value = -n.value }
         if let cross = q.crossStreet { return intersections(q.street, cross, q) }
         if q.street.isEmpty {
             return areaOnly(q, rawText: rawText)
@@ -480,8 +483,9 @@ extension AddressSearch {
             // as one neighbour lies in that neighbour's block: placed from it at that block's own
             // pace rather than on a straight line across the jump.
             let na = Int(points.number(Int(members[a]))), nb = Int(points.number(Int(members[b])))
-            if na / 100 != nb / 100 {
-                let (anchor, step) = n / 100 == nb / 100 ? (b, 1) : (n / 100 == na / 100 ? (a, -1) : (-1, 0))
+            if HouseNumber.hundred(of: na) != HouseNumber.hundred(of: nb) {
+                let hundred = HouseNumber.hundred(of: n)
+                let (anchor, step) = hundred == HouseNumber.hundred(of: nb) ? (b, 1) : (hundred == HouseNumber.hundred(of: na) ? (a, -1) : (-1, 0))
                 if anchor >= 0, let line = extrapolationLine(members, anchor: anchor, step: step, sameHundred: true),
                    let m = extrapolated(from: members[anchor], line: line, number: number, street: street, q: q, penalty: penalty,
                                         notes: notes, withinKnownNumbers: true) {
@@ -529,7 +533,7 @@ extension AddressSearch {
         var k = anchor + step
         while k >= 0, k < members.count, window.count <= Self.extrapolationNeighbours {
             let r = points[Int(members[k])]
-            if sameHundred, r.number / 100 != a.number / 100 { break }
+            if sameHundred, HouseNumber.hundred(of: Int(r.number)) != HouseNumber.hundred(of: Int(a.number)) { break }
             let x = (r.lon - a.lon) * s.metresPerDegreeX, y = (r.lat - a.lat) * s.metresPerDegreeY
             if (x * x + y * y).squareRoot() > Self.interpolationSpan { break }
             window.append((x, y, Double(Int(r.number) - Int(a.number))))
@@ -582,7 +586,7 @@ extension AddressSearch {
         let score = min(max(0, 100 - penalty - rp - cost), 100 - cost - 1)
         return ScoredMatch(score: score, matchType: .interpolated, location: location,
                            key: "i\(street):\(n):\(below):\(above)",
-                           notes: notes + rn + ["house number \(number.text) interpolated between \(a.number) and \(b.number)\(how) (−\(Int(cost)))"],
+                           notes: notes + rn + ["house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))"],
                            components: components)
     }
 
@@ -614,7 +618,7 @@ extension AddressSearch {
             let score = min(max(0, 100 - penalty - rp - 10), 89)
             return ScoredMatch(score: score, matchType: .interpolated, location: location,
                                key: "b\(street):\(number.value):\(anchor):\(reference)",
-                               notes: notes + rn + ["house number \(number.text) placed \(Int(distance.rounded())) m from \(a.number) in its block (−10)"],
+                               notes: notes + rn + ["house number \(number.text) placed \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) in its block (−10)"],
                                components: components)
         }
         // Less sure the further it goes: 15 points off, up to 5 more at the full reach.
@@ -622,7 +626,7 @@ extension AddressSearch {
         let score = min(max(0, 100 - penalty - rp - cost), 100 - cost)
         return ScoredMatch(score: score, matchType: .extrapolated, location: location,
                            key: "e\(street):\(number.value):\(anchor):\(reference)",
-                           notes: notes + rn + ["house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(a.number) (−\(Int(cost.rounded())))"],
+                           notes: notes + rn + ["house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))"],
                            components: components)
     }
 
@@ -662,7 +666,7 @@ extension AddressSearch {
             m.support = Int(streetPlaces[i].count)
             if !closest.isEmpty, let near = closest[i - range.lowerBound] {
                 m.location = GeoPoint(x: points[Int(near)].lon, y: points[Int(near)].lat)
-                m.notes.append("located at \(points[Int(near)].number), the nearest number known")
+                m.notes.append("located at \(HouseNumber.digits(of: Int(points[Int(near)].number))), the nearest number known")
             }
             out.append(m)
         }

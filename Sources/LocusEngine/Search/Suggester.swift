@@ -57,7 +57,7 @@ extension AddressSearch {
             if tokens.isEmpty {
                 ranked += postcodeSuggestions(prefix: first, request)
                 ranked += numberOnlySuggestions(first, request)
-            } else if let number = Int32(tokens[0]) {
+            } else if let number = typedNumber(tokens[0]) {
                 ranked += addressSuggestions(number: number, words: Array(tokens.dropFirst()), prefix: prefix, request)
             }
         } else {
@@ -332,6 +332,13 @@ extension AddressSearch {
             : prefixMatches(w, in: list).typo
     }
 
+    /// The house number typed: "0104" is its own number where the index has such numbers, else
+    /// a stray zero (`HouseNumber`).
+    func typedNumber(_ digits: String) -> Int32? {
+        guard let v = HouseNumber.value(ofDigits: digits), let n = Int32(exactly: v < 0 && !hasLeadingZeroNumbers ? -v : v) else { return nil }
+        return n
+    }
+
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
     private func numberOnlySuggestions(_ digits: String, _ request: SuggestContext) -> [(Double, Suggestion)] {
         var out: [(Double, Suggestion)] = []
@@ -339,13 +346,14 @@ extension AddressSearch {
             // Addresses nearby whose number starts with what has been typed.
             for (a, _) in addresses.nearest(lon: near.x, lat: near.y, maxDistance: 3_000, count: 400) {
                 let p = addresses.points[a]
-                guard String(p.number).hasPrefix(digits) else { continue }
-                guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: String(p.number) == digits ? 0 : 0.2) else { continue }
+                let written = HouseNumber.digits(of: Int(p.number))
+                guard written.hasPrefix(digits) else { continue }
+                guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: written == digits ? 0 : 0.2) else { continue }
                 out.append((r, Suggestion(text: addresses.components(of: a).formatted, type: .address, key: "a\(a)")))
             }
             if !out.isEmpty { return out }
         }
-        guard let number = Int32(digits), let list = byNumber[number] else { return [] }
+        guard let number = typedNumber(digits), let list = byNumber[number] else { return [] }
         for a in list.prefix(request.near == nil ? request.maxResults : list.count) {
             let p = addresses.points[Int(a)]
             guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: 0.5) else { continue }
