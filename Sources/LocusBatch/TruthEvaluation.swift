@@ -15,7 +15,8 @@ public struct AddressKey: Hashable, Sendable {
     public var street: String
 
     init(number: HouseNumber, streetTokens: [String]) {
-        self.number = number.suffix.isEmpty ? String(number.value) : "\(number.value) \(number.suffix.uppercased())"
+        let digits = HouseNumber.digits(of: number.value)
+        self.number = number.suffix.isEmpty ? digits : "\(digits) \(number.suffix.uppercased())"
         street = streetTokens.joined(separator: " ")
     }
 
