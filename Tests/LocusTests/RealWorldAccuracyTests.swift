@@ -89,6 +89,17 @@ import Testing
                     near: GeoPoint(x: -122.669731, y: 45.498642), failureClass: "leading zero (another address)"),
         ForwardCase(text: "0245 SW BANCROFT ST", street: "SW Bancroft St", matchTypes: [.interpolated],
                     near: GeoPoint(x: -122.675229, y: 45.492427), failureClass: "leading zero (between 0-numbers)"),
+        // No city given, and a town has a street of the same name: the larger city's, where the
+        // match is as good (both exact; here extrapolated, there interpolated) — was Canby's and
+        // Estacada's, 28 and 37 km off.
+        ForwardCase(text: "1720-1742 SE 12TH AVE", street: "SE 12th Ave", city: "Portland", matchTypes: [.pointAddress],
+                    near: GeoPoint(x: -122.653615, y: 45.510459), failureClass: "another town (exact in both)"),
+        ForwardCase(text: "253 N BROADWAY", street: "N Broadway", city: "Portland", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.669345, y: 45.535408), failureClass: "another town (placed in both)"),
+        // The city named has the street but cannot place the number, towns can: the named city's
+        // street, not a house in Canby.
+        ForwardCase(text: "230 SW 2nd Ave, Portland", street: "SW 2nd Ave", city: "Portland", matchTypes: [.street],
+                    failureClass: "another town (city named)"),
         // A number the street's numbers cannot place: the street itself, not another that has it.
         ForwardCase(text: "99999 NE Glisan St", street: "NE Glisan St", city: "Portland", matchTypes: [.street],
                     failureClass: "street only, on the right street"),
@@ -155,6 +166,18 @@ import Testing
         #expect(again.address == top.address)
         #expect(again.matchType == top.matchType)
         #expect(abs(again.location.x - top.location.x) < 1e-9 && abs(again.location.y - top.location.y) < 1e-9)
+    }
+
+    /// A key altered to carry a number its two addresses do not enclose, or no number a query
+    /// could write, answers nothing (it answered "02147483648 SW Arthur St").
+    @Test func anInterpolationKeyWithAnotherNumberIsNoKey() throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text("5320 NE 33RD AVE"))).candidates.first)
+        let parts = top.key.dropFirst().split(separator: ":")
+        try #require(top.key.first == "i" && parts.count == 4)
+        for number in ["-2147483648", "2147483647", "-5320", "9999"] {
+            let forged = "i\(parts[0]):\(number):\(parts[2]):\(parts[3])"
+            #expect(try locator.geocode(GeocodeRequest(.key(forged))).candidates.isEmpty, "\(forged)")
+        }
     }
 
     // MARK: The whole development file, by failure class

@@ -195,6 +195,11 @@ public final class AddressSearch: Sendable {
     }
     private let areaJSON: PackedRecords
     private let decodedAreas = OnFirstUse<SearchTables.Areas>()
+    /// How many addresses each city has (by name), for ranking one street name's cities.
+    func addressCount(ofCity name: String) -> Int {
+        cityCounts.value { Dictionary(cities.map { ($0.name, $0.count) }, uniquingKeysWith: +) }[name] ?? 0
+    }
+    private let cityCounts = OnFirstUse<[String: Int]>()
     /// The layers' polygons as areas a query may name (built on first use).
     var neighbourhoods: [(layer: String, feature: Int, area: Area)] {
         areas.value {
