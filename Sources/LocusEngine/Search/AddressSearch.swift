@@ -180,6 +180,9 @@ public final class AddressSearch: Sendable {
     /// Whether any address's number has a leading zero (held negative, `HouseNumber`): numbers
     /// are in order, so the first tells.
     var hasLeadingZeroNumbers: Bool { byNumber.keys.count > 0 && byNumber.keys.i32(0, 0) < 0 }
+    /// A number as typed, as this index holds it: where no address has a leading zero, one typed
+    /// is a stray zero ("0104" = 104).
+    func numberAsIndexed(_ value: Int) -> Int { value < 0 && !hasLeadingZeroNumbers ? -value : value }
     /// Postcodes and cities as areas (decoded on first use: they grow with the places).
     var postcodes: [Area] { areaLists.postcodes }
     var cities: [Area] { areaLists.cities }
@@ -196,8 +199,8 @@ public final class AddressSearch: Sendable {
     private let areaJSON: PackedRecords
     private let decodedAreas = OnFirstUse<SearchTables.Areas>()
     /// How many addresses each city has (by name), for ranking one street name's cities.
-    func addressCount(ofCity name: String) -> Int {
-        cityCounts.value { Dictionary(cities.map { ($0.name, $0.count) }, uniquingKeysWith: +) }[name] ?? 0
+    var cityAddressCounts: [String: Int] {
+        cityCounts.value { Dictionary(cities.map { ($0.name, $0.count) }, uniquingKeysWith: +) }
     }
     private let cityCounts = OnFirstUse<[String: Int]>()
     /// The layers' polygons as areas a query may name (built on first use).

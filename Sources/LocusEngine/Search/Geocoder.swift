@@ -37,6 +37,9 @@ struct ScoredMatch {
     /// answers without a city given, the street's main stretch ("SE 10th Ave" of Portland, not of
     /// a suburb with a few houses on one of the same name) comes first.
     var support = 0
+    /// The place of the address the answer was found at or placed from (-1: none, a street or an
+    /// area): whether it lies where the query said (`isInNamedPlace`).
+    var place: Int32 = -1
 }
 
 extension AddressSearch {
@@ -113,10 +116,11 @@ extension AddressSearch {
     /// city; an exact address in a small town still beats a guess in the big one.
     func rankCitiesBySize(_ matches: inout [ScoredMatch]) {
         guard matches.count > 1 else { return }
+        let byCity = cityAddressCounts
         let counts = matches.map { m -> Int in
             switch m.matchType {
             case .postcode, .locality, .neighbourhood: return 0
-            default: return m.components.city.isEmpty ? 0 : addressCount(ofCity: m.components.city)
+            default: return byCity[m.components.city] ?? 0
             }
         }
         guard let largest = counts.max(), largest > 0 else { return }
@@ -135,11 +139,10 @@ extension AddressSearch {
     static let cityPriorWeight = 3.0
     static let cityPriorLimit = 6.0
 
-    /// Whether an answer lies in the city or ZIP code the query named.
+    /// Whether an answer lies in the city, ZIP code and state the query named: its place costs no
+    /// region penalty.
     func isInNamedPlace(_ m: ScoredMatch, _ q: ParsedAddress) -> Bool {
-        if let zip = q.postcode { return m.components.postcode == zip }
-        if let city = q.city { return AddressText.tokens(m.components.city) == city }
-        return true
+        m.place >= 0 && Int(m.place) < addresses.places.count && regionPenalty(q, place: m.place).0 == 0
     }
 
     // MARK: Keys
@@ -193,7 +196,7 @@ extension AddressSearch {
     func addressMatch(_ i: Int32, score: Double, type: MatchType, notes: [String]) -> ScoredMatch {
         let p = addresses.points[Int(i)]
         return ScoredMatch(score: score, matchType: type, location: GeoPoint(x: p.lon, y: p.lat),
-                           key: "a\(i)", notes: notes, components: addresses.components(of: Int(i)))
+                           key: "a\(i)", notes: notes, components: addresses.components(of: Int(i)), place: Int32(p.place))
     }
 
     func streetMatch(_ i: Int, score: Double, notes: [String]) -> ScoredMatch {
@@ -226,8 +229,7 @@ extension AddressSearch {
 
     func geocode(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
         var q = q
-        // Where no address has a leading zero, one typed is a stray zero ("0104" = 104).
-        if let n = q.number, n.value < 0, !hasLeadingZeroNumbers { q.number?.value = -n.value }
+        if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
         if let cross = q.crossStreet { return intersections(q.street, cross, q) }
         if q.street.isEmpty {
             return areaOnly(q, rawText: rawText)
@@ -635,7 +637,7 @@ extension AddressSearch {
         return ScoredMatch(score: score, matchType: .interpolated, location: location,
                            key: "i\(street):\(n):\(below):\(above)",
                            notes: notes + rn + ["house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))"],
-                           components: components)
+                           components: components, place: Int32(a.place))
     }
 
     /// A number beyond `anchor`, placed along the street's line there (`extrapolationLine`, the
@@ -667,7 +669,7 @@ extension AddressSearch {
             return ScoredMatch(score: score, matchType: .interpolated, location: location,
                                key: "b\(street):\(number.value):\(anchor):\(reference)",
                                notes: notes + rn + ["house number \(number.text) placed \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) in its block (−10)"],
-                               components: components)
+                               components: components, place: Int32(a.place))
         }
         // Less sure the further it goes: 15 points off, up to 5 more at the full reach.
         let cost = 15 + 5 * distance / Self.extrapolationReach
@@ -675,7 +677,7 @@ extension AddressSearch {
         return ScoredMatch(score: score, matchType: .extrapolated, location: location,
                            key: "e\(street):\(number.value):\(anchor):\(reference)",
                            notes: notes + rn + ["house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))"],
-                           components: components)
+                           components: components, place: Int32(a.place))
     }
 
     /// Added to a street that contradicts the directional or type the user gave, when another

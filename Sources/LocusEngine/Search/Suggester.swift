@@ -335,8 +335,7 @@ extension AddressSearch {
     /// The house number typed: "0104" is its own number where the index has such numbers, else
     /// a stray zero (`HouseNumber`).
     func typedNumber(_ digits: String) -> Int32? {
-        guard let v = HouseNumber.value(ofDigits: digits), let n = Int32(exactly: v < 0 && !hasLeadingZeroNumbers ? -v : v) else { return nil }
-        return n
+        HouseNumber.value(ofDigits: digits).flatMap { Int32(exactly: numberAsIndexed($0)) }
     }
 
     /// Just a number typed so far: with a bias point, addresses with that number nearby.
