@@ -14,13 +14,15 @@ extension Locus {
 
 /// Column mapping options for the address CSV.
 struct AddressColumnOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("House number column. Default: found by name.", valueName: "name")) var numberColumn: String?
-    @Option(help: ArgumentHelp("Street column. Default: found by name.", valueName: "name")) var streetColumn: String?
+    @Option(help: ArgumentHelp("House number column (several: comma-separated, joined). Default: found by name.", valueName: "name")) var numberColumn: String?
+    @Option(help: ArgumentHelp("Street column, or its parts comma-separated in order (PREDIR,NAME,TYPE,SUFDIR). Default: found by name, whole or in parts.", valueName: "name")) var streetColumn: String?
+    @Option(help: ArgumentHelp("Column with number and street together (\"123 N Main St Apt 4\"), split at import. Default: found by name when there is no number or street column.", valueName: "name")) var addressColumn: String?
     @Option(help: ArgumentHelp("City column. Default: found by name, else none.", valueName: "name")) var cityColumn: String?
     @Option(help: ArgumentHelp("State column. Default: found by name, else none.", valueName: "name")) var stateColumn: String?
     @Option(help: ArgumentHelp("ZIP code column. Default: found by name, else none.", valueName: "name")) var postcodeColumn: String?
     @Option(help: ArgumentHelp("X / longitude column. Default: lon, longitude, x …", valueName: "name")) var xColumn: String?
     @Option(help: ArgumentHelp("Y / latitude column. Default: lat, latitude, y …", valueName: "name")) var yColumn: String?
+    @Option(help: ArgumentHelp("Column with the point as WKT (\"POINT (x y)\") or \"(lat, lon)\". Default: found by name (the_geom, geometry, location …) when there are no x/y columns.", valueName: "name")) var pointColumn: String?
     @Option(help: ArgumentHelp("Spatial reference of the address x/y.", valueName: "wkid")) var addressWkid: Int = 4326
     @Option(help: ArgumentHelp("CSV field delimiter (one character; \\t for tab).", valueName: "char")) var delimiter: String = ","
 
@@ -28,18 +30,20 @@ struct AddressColumnOptions: ParsableArguments {
         var c = AddressColumns()
         c.number = numberColumn
         c.street = streetColumn
+        c.address = addressColumn
         c.city = cityColumn
         c.state = stateColumn
         c.postcode = postcodeColumn
         c.x = xColumn
         c.y = yColumn
+        c.point = pointColumn
         c.wkid = addressWkid
         c.delimiter = delimiter == "\\t" ? "\t" : delimiter
         return c
     }
 
     var isCustomised: Bool {
-        [numberColumn, streetColumn, cityColumn, stateColumn, postcodeColumn, xColumn, yColumn].contains { $0 != nil }
+        [numberColumn, streetColumn, addressColumn, cityColumn, stateColumn, postcodeColumn, xColumn, yColumn, pointColumn].contains { $0 != nil }
             || addressWkid != 4326 || delimiter != ","
     }
 

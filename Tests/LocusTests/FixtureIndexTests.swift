@@ -101,7 +101,10 @@ import Testing
         #expect {
             _ = try Self.buildFixture(addresses: true, acceptAnyShare: false)
         } throws: { error in
+            // One row of ten out of range among six other faults is not "projected coordinates"; the
+            // commonest reason is named, ties to the first by name, the same on every run.
             (error as? LocusError)?.code == .importFailed && "\(error)".contains("check the column options")
+                && "\(error)".contains("mostly: coordinates are 0, 0 (a missing location)")
         }
     }
 
@@ -173,9 +176,17 @@ import Testing
 
     /// Builds an index of `rows` (number, street, lon, lat) in Springfield.
     static func buildAddresses(_ rows: [(String, String, Double, Double)]) throws -> (Locator, IndexBuildReport) {
+        try buildAddresses(inTowns: rows.map { ($0.0, $0.1, "Springfield", "OR 97477", $0.2, $0.3) })
+    }
+
+    /// Rows of number, street, city, "state[ ZIP]", lon, lat.
+    static func buildAddresses(inTowns rows: [(String, String, String, String, Double, Double)]) throws -> (Locator, IndexBuildReport) {
         let dir = TestSupport.temporaryDirectory()
         let csv = dir.appendingPathComponent("addresses.csv")
-        let text = "number,street,city,state,zip,lon,lat\n" + rows.map { "\($0.0),\($0.1),Springfield,OR,97477,\($0.2),\($0.3)" }.joined(separator: "\n") + "\n"
+        let text = "number,street,city,state,zip,lon,lat\n" + rows.map { r -> String in
+            let stateZIP = r.3.split(separator: " ")
+            return "\(r.0),\(r.1),\(r.2),\(stateZIP.first ?? ""),\(stateZIP.dropFirst().first ?? ""),\(r.4),\(r.5)"
+        }.joined(separator: "\n") + "\n"
         try text.write(to: csv, atomically: true, encoding: .utf8)
         var config = IndexBuildConfiguration(output: dir.appendingPathComponent("a.locus").path)
         config.addresses = csv.path
@@ -212,5 +223,24 @@ import Testing
             #expect(top.address.hasPrefix("104 Oak St,") && top.matchType == .pointAddress, "\(text): \(top.address)")
         }
         #expect(try locator.suggest(SuggestRequest(text: "0104 oak")).suggestions.first?.text.hasPrefix("104 Oak St,") == true)
+    }
+
+    /// No city given, a street name of several towns: the larger town is judged by its own size,
+    /// not by all towns of its name — a Springfield of a few houses is not as big as every
+    /// Springfield together (it was: its exact address beat the same in a town ten times its size).
+    @Test func aTownsSizeIsItsOwnNotEveryTownOfItsName() throws {
+        var rows: [(String, String, String, String, Double, Double)] = []
+        // Springfield, IL: 300 addresses, no Main St. Shelbyville, IL: 30. Springfield, MO: 3.
+        for n in 0..<300 { rows.append(("\(100 + 2 * n)", "Elm St", "Springfield", "IL", -89.6 - Double(n) * 1e-4, 39.8)) }
+        for n in 0..<29 { rows.append(("\(100 + 2 * n)", "Oak St", "Shelbyville", "IL", -88.8 - Double(n) * 1e-4, 39.4)) }
+        rows.append(("502", "Main St", "Shelbyville", "IL", -88.79, 39.41))
+        rows += [("500", "Main St", "Springfield", "MO", -93.29, 37.2), ("502", "Main St", "Springfield", "MO", -93.2901, 37.2),
+                 ("504", "Main St", "Springfield", "MO", -93.2902, 37.2)]
+        let (locator, _) = try Self.buildAddresses(inTowns: rows)
+        let found = try locator.geocode(GeocodeRequest(.text("502 Main St"))).candidates.prefix(2)
+        #expect(found.map(\.address) == ["502 Main St, Shelbyville, IL", "502 Main St, Springfield, MO"], "\(found.map(\.address))")
+        // Named, the town named wins whatever its size.
+        let named = try #require(try locator.geocode(GeocodeRequest(.text("502 Main St, Springfield MO"))).candidates.first)
+        #expect(named.address == "502 Main St, Springfield, MO", "\(named.address)")
     }
 }

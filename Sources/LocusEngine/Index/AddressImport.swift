@@ -64,6 +64,7 @@ extension IndexWriter {
         let nameBudget = config.maxMemory / 4
         var envelope = Envelope.empty
         var candidates = 0
+        var outOfRange: GeoPoint?
         let stage = try db.prepare("INSERT INTO staging.rows(street, number, suffix, place, lon, lat, row) VALUES (?,?,?,?,?,?,?)")
         try AddressCSVSource(path: path, columns: columns).forEachRow { (raw) throws(LocusError) in
             report.addressRows += 1
@@ -86,6 +87,7 @@ extension IndexWriter {
                 point = p
             }
             guard (-180...180).contains(point.x), (-90...90).contains(point.y) else {
+                if outOfRange == nil { outOfRange = point }
                 return reject(raw.row, "coordinates outside the lon/lat range: \(point.x), \(point.y)")
             }
             guard !(point.x == 0 && point.y == 0) else { return reject(raw.row, "coordinates are 0, 0 (a missing location)") }
@@ -110,7 +112,18 @@ extension IndexWriter {
         guard report.addressRows > 0 else { throw LocusError(.importFailed, "\(path) has a header but no rows") }
         let rejectedShare = Double(report.addressRows - candidates) / Double(report.addressRows)
         if rejectedShare > config.maximumRejectedShare {
-            let top = report.rejectedAddresses.max { $0.value < $1.value }?.key ?? ""
+            // Ties go to the first reason by name, so the message is the same on every run.
+            let top = report.rejectedAddresses.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? ""
+            // Metres or feet read as degrees: the file's CRS is the fix, not its columns. Said only
+            // where out-of-range rows are most of the file, not one bad row among other faults.
+            let outside = report.rejectedAddresses[Self.reasonClass("coordinates outside the lon/lat range: ")] ?? 0
+            if let p = outOfRange, transform == nil, Double(outside) > config.maximumRejectedShare * Double(report.addressRows) {
+                throw LocusError(.importFailed, """
+                    \(Int(Double(outside) * 100 / Double(report.addressRows)))% of the rows of \(path) have x/y outside the \
+                    lon/lat range (first: \(p.x), \(p.y)): projected coordinates? Give their spatial reference with \
+                    --address-wkid (a State Plane or UTM EPSG code, e.g. 2913)
+                    """)
+            }
             throw LocusError(.importFailed, "\(Int(rejectedShare * 100))% of the rows of \(path) were rejected (mostly: \(top)); check the column options")
         }
 

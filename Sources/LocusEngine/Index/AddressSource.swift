@@ -5,10 +5,21 @@ import LocusCore
 /// Which CSV columns hold an address point's parts. Every field left nil is found among the header
 /// names publishers commonly use (case-insensitive).
 public struct AddressColumns: Sendable, Equatable, Codable {
-    /// House number ("number", "house_number", "addr:housenumber", "add_num" …).
+    /// House number ("number", "house_number", "addr:housenumber", "add_num" …). Several columns
+    /// named with commas between are joined with a space ("Add_Number,AddNum_Suf": "12 A");
+    /// found by name, a number-suffix column ("addnum_suf", "number_suffix" …) is joined too.
     public var number: String? = nil
-    /// Street name, directionals and type included ("street", "street_name", "addr:street" …).
+    /// Street name, directionals and type included ("street", "addr:street", "full_street" …).
+    /// Several columns named with commas between are joined with spaces, in the order named
+    /// ("St_PreDir,St_Name,St_PosTyp,St_PosDir"). Found by name: a whole-street column, else the
+    /// street's parts (pre-directional, pre-type, name, type, post-directional: NENA's `St_*`,
+    /// `predir`/`sufdir`, `street_type` …) joined, else the street of the `address` column.
     public var street: String? = nil
+    /// One column holding number and street together ("123 1/2 N Main St Apt 4, Cambridge"), used
+    /// where no number (or street) column is named or found ("address", "full_address",
+    /// "site_address" …): the number is its first word (with a fraction after it), the street the
+    /// rest up to a comma, without a unit at its end.
+    public var address: String? = nil
     /// City or municipality; optional in the file.
     public var city: String? = nil
     /// State; optional in the file.
@@ -19,6 +30,10 @@ public struct AddressColumns: Sendable, Equatable, Codable {
     public var x: String? = nil
     /// Latitude or northing ("lat", "latitude", "y" …).
     public var y: String? = nil
+    /// One column holding the point, used where no x or y column is named or found: WKT
+    /// ("POINT (-122.6 45.5)", x first) or a location as open-data portals export it ("(45.5,
+    /// -122.6)", latitude first). Found by name: "the_geom", "geometry", "location" ….
+    public var point: String? = nil
     /// The CRS of x and y. Default WGS 84 lon/lat.
     public var wkid: Int = 4326
     /// Field delimiter. Default a comma.
@@ -26,17 +41,181 @@ public struct AddressColumns: Sendable, Equatable, Codable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case number, street, city, state, postcode, x, y, wkid, delimiter }
+    enum CodingKeys: String, CodingKey { case number, street, address, city, state, postcode, x, y, point, wkid, delimiter }
 
-    nonisolated(unsafe) static let aliases: [WritableKeyPath<AddressColumns, String?>: (label: String, names: [String], required: Bool)] = [
-        \.number: ("number", ["number", "house_number", "housenumber", "addr:housenumber", "add_num", "address_number", "addnum", "hnum", "st_num"], true),
-        \.street: ("street", ["street", "street_name", "streetname", "addr:street", "full_street", "fullname", "st_name", "full_street_name"], true),
-        \.city: ("city", ["city", "addr:city", "municipality", "town", "place", "city_name", "jurisdiction"], false),
-        \.state: ("state", ["state", "addr:state", "region", "state_code", "st"], false),
-        \.postcode: ("postcode", ["postcode", "zip", "zipcode", "zip_code", "postal_code", "addr:postcode", "zip5"], false),
-        \.x: ("x", ["lon", "longitude", "lng", "long", "x", "point_x", "easting"], true),
-        \.y: ("y", ["lat", "latitude", "y", "point_y", "northing"], true),
+    nonisolated(unsafe) static let aliases: [WritableKeyPath<AddressColumns, String?>: (label: String, names: [String])] = [
+        \.number: ("number", ["number", "house_number", "housenumber", "addr:housenumber", "add_number", "add_num", "address_number",
+                              "addnum", "addr_num", "address_num", "house_num", "housenum", "house_no", "hse_num", "hnum", "st_num",
+                              "street_number", "streetnumber", "stnum"]),
+        \.street: ("street", ["street", "addr:street", "full_street", "full_street_name", "fullname", "street_full", "streetfull",
+                              "full_st_name", "fullstreet", "st_full", "street_fullname"]),
+        \.address: ("address", ["address", "full_address", "fulladdress", "full_addr", "fulladdr", "address_full", "addr_full",
+                                "site_address", "siteaddress", "site_addr", "siteaddr", "street_address", "streetaddress", "add_full",
+                                "addressfull", "addr"]),
+        \.city: ("city", ["city", "addr:city", "municipality", "town", "place", "city_name", "jurisdiction", "post_comm", "postal_city",
+                          "msag_comm"]),
+        \.state: ("state", ["state", "addr:state", "region", "state_code", "st"]),
+        \.postcode: ("postcode", ["postcode", "zip", "zipcode", "zip_code", "postal_code", "addr:postcode", "zip5", "post_code"]),
+        \.x: ("x", ["lon", "longitude", "lng", "long", "x", "point_x", "easting"]),
+        \.y: ("y", ["lat", "latitude", "y", "point_y", "northing"]),
+        \.point: ("point", ["the_geom", "geometry", "geom", "wkt", "shape", "location", "point", "geolocation", "location_1",
+                            "coordinates"]),
     ]
+
+    /// A street's parts, in the order they are written, each as the names publishers give it:
+    /// NENA NG9-1-1 (`St_PreMod` … `St_PosMod`), Esri's and counties' (`predir`, `stname`,
+    /// `suftype`, `sufdir`), TIGER's (`fedirp`, `fename`, `fetype`, `fedirs`). A type column named
+    /// "suffix" holds a directional in some files: after the name either reads right.
+    static let streetParts: [(label: String, names: [String])] = [
+        ("pre-modifier", ["st_premod", "premod", "pre_mod"]),
+        ("pre-directional", ["st_predir", "predir", "pre_dir", "prefix_dir", "prefixdir", "dir_prefix", "predirection",
+                             "pre_direction", "street_prefix", "st_prefix", "str_prefix", "prefix", "fedirp", "dirpre"]),
+        ("pre-type", ["st_pretyp", "st_pretype", "pretype", "pre_type"]),
+        ("pre-separator", ["st_presep", "presep"]),
+        ("name", ["st_name", "street_name", "streetname", "stname", "str_name", "road_name", "roadname", "fename", "name_street"]),
+        ("type", ["st_postyp", "st_postype", "st_type", "street_type", "streettype", "sttype", "str_type", "suftype", "suf_type",
+                  "suffix_type", "post_type", "posttype", "road_type", "fetype", "street_suffix", "st_suffix", "str_suffix"]),
+        ("post-directional", ["st_posdir", "st_postdir", "postdir", "post_dir", "sufdir", "suf_dir", "suffix_dir", "suffixdir",
+                              "dir_suffix", "postdirection", "post_direction", "fedirs", "dirsuf"]),
+        ("post-modifier", ["st_posmod", "posmod", "post_mod"]),
+    ]
+
+    /// A house number's suffix ("A", "1/2") kept in a column of its own.
+    static let numberSuffixNames = ["addnum_suf", "add_num_suf", "number_suffix", "num_suffix", "house_suffix", "hse_suffix",
+                                    "house_number_suffix", "addr_num_suffix", "addnumsuf"]
+
+    /// Where each part of a row is, as column positions.
+    struct Layout: Equatable {
+        var number: [Int] = []
+        var street: [Int] = []
+        /// When the street is put together from parts found by name: which of `street` is the name.
+        var streetName: Int?
+        var address: Int?
+        var city: Int?
+        var state: Int?
+        var postcode: Int?
+        /// x and y, or else the one column holding the point.
+        var x: Int?
+        var y: Int?
+        var point: Int?
+    }
+
+    /// The columns of `header` holding each part: those named (every one must exist), else found
+    /// by name. Throws, naming the columns there are, when the number, the street or the
+    /// coordinates are nowhere.
+    func layout(header: [String], path: String) throws(LocusError) -> Layout {
+        let lowered = header.map { $0.trimmingWhitespace().lowercased() }
+        let listing = "(columns: \(header.joined(separator: ", ")))"
+        func named(_ key: WritableKeyPath<AddressColumns, String?>) throws(LocusError) -> [Int]? {
+            guard let text = self[keyPath: key] else { return nil }
+            let label = Self.aliases[key]?.label ?? "value"
+            // A name with a comma is a list, unless the header has a column of that very name.
+            let names = lowered.contains(text.trimmingWhitespace().lowercased()) ? [text] : text.split(separator: ",").map(String.init)
+            var out: [Int] = []
+            for name in names {
+                guard let i = lowered.firstIndex(of: name.trimmingWhitespace().lowercased()) else {
+                    throw LocusError(.importFailed, "\(path) has no column \"\(name)\" for the \(label) \(listing)")
+                }
+                out.append(i)
+            }
+            return out
+        }
+        func found(_ names: [String]) -> Int? { names.lazy.compactMap { lowered.firstIndex(of: $0) }.first }
+        func one(_ key: WritableKeyPath<AddressColumns, String?>) throws(LocusError) -> Int? {
+            if let n = try named(key) {
+                guard n.count == 1 else {
+                    throw LocusError(.importFailed, "the \(Self.aliases[key]?.label ?? "value") is one column, got \"\(self[keyPath: key] ?? "")\"")
+                }
+                return n.first
+            }
+            return found(Self.aliases[key]?.names ?? [])
+        }
+        var l = Layout()
+        if let n = try named(\.number) {
+            l.number = n
+        } else if let i = found(Self.aliases[\.number]?.names ?? []) {
+            l.number = [i] + (found(Self.numberSuffixNames).map { [$0] } ?? [])
+        }
+        if let n = try named(\.street) {
+            l.street = n
+        } else if let i = found(Self.aliases[\.street]?.names ?? []) {
+            l.street = [i]
+        } else if let nameNames = Self.streetParts.first(where: { $0.label == "name" })?.names, let name = found(nameNames) {
+            for part in Self.streetParts {
+                if part.label == "name" {
+                    l.streetName = l.street.count
+                    l.street.append(name)
+                } else if let i = found(part.names) {
+                    l.street.append(i)
+                }
+            }
+        }
+        if let n = try named(\.address) {
+            l.address = n.first
+        } else if l.number.isEmpty || l.street.isEmpty {
+            l.address = found(Self.aliases[\.address]?.names ?? [])
+        }
+        if l.address == nil {
+            guard !l.number.isEmpty else {
+                throw LocusError(.importFailed, "\(path) has no number column; name it with --number-column, or the whole address with --address-column \(listing)")
+            }
+            guard !l.street.isEmpty else {
+                throw LocusError(.importFailed, "\(path) has no street column; name it (or its parts, comma-separated) with --street-column, or the whole address with --address-column \(listing)")
+            }
+        }
+        l.city = try one(\.city)
+        l.state = try one(\.state)
+        l.postcode = try one(\.postcode)
+        let x = try one(\.x), y = try one(\.y)
+        if let x, let y {
+            l.x = x
+            l.y = y
+        } else if let point = try one(\.point) {
+            l.point = point
+        } else {
+            throw LocusError(.importFailed, "\(path) has no \(x == nil ? "x" : "y") column; name it with --\(x == nil ? "x" : "y")-column, or a WKT point column with --point-column \(listing)")
+        }
+        return l
+    }
+
+    /// x and y of a point column's value: WKT ("POINT (x y)", "SRID=4326;POINT Z (x y z)") or a
+    /// portal's location, latitude first ("(45.5, -122.6)"). Nil for anything else.
+    static func coordinates(ofPoint text: String) -> (x: String, y: String)? {
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close else { return nil }
+        let inside = text[text.index(after: open)..<close]
+        if text[..<open].uppercased().contains("POINT") {
+            let values = inside.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == "(" || $0 == ")" })
+            return values.count >= 2 ? (String(values[0]), String(values[1])) : nil
+        }
+        let values = inside.split(separator: ",").map { $0.trimmingWhitespace() }
+        return values.count == 2 ? (values[1], values[0]) : nil
+    }
+
+    /// The house number and street of a whole address: "123 1/2 N Main St Apt 4, Cambridge, MA"
+    /// → ("123 1/2", "N Main St"). The number is nil when the text does not start with one.
+    static func split(address text: String, parser: AddressParser) -> (number: String?, street: String) {
+        let head = text.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        var words = head.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let first = words.first, first.utf8.first.map({ $0 >= 0x30 && $0 <= 0x39 }) == true else {
+            return (nil, words.joined(separator: " "))
+        }
+        var number = first
+        words.removeFirst()
+        if let fraction = words.first, words.count > 1, fraction.contains("/"),
+           fraction.allSatisfy({ $0 == "/" || ($0.isASCII && $0.isNumber) }) {
+            number += " " + fraction
+            words.removeFirst()
+        }
+        // A unit at the end, where the query parser reads one (so "Upper Dr" stays a street). No
+        // address runs to 200 characters: a longer field is left whole rather than parsed.
+        if words.count > 1, head.utf8.count <= 200, parser.parse(String(head)).unit != nil,
+           let cut = words.indices.dropFirst().last(where: { w in
+               words[w].hasPrefix("#") || AddressVocabulary.unitDesignators[words[w].lowercased()] != nil
+           }) {
+            words.removeSubrange(cut...)
+        }
+        return (number, words.joined(separator: " "))
+    }
 }
 
 /// One address row as written in the source file, before checking.
@@ -70,30 +249,54 @@ struct AddressCSVSource {
             throw LocusError(.importFailed, "\(path) has no readable CSV header row")
         }
         let header = (reader.headerRow ?? []).map { $0.trimmingWhitespace() }
-        let lowered = header.map { $0.lowercased() }
-        var indexes: [WritableKeyPath<AddressColumns, String?>: Int] = [:]
-        for (key, spec) in AddressColumns.aliases {
-            if let named = columns[keyPath: key] {
-                guard let i = lowered.firstIndex(of: named.lowercased()) else {
-                    throw LocusError(.importFailed, "\(path) has no column \"\(named)\" for the \(spec.label) (columns: \(header.joined(separator: ", ")))")
-                }
-                indexes[key] = i
-            } else if let i = spec.names.lazy.compactMap({ lowered.firstIndex(of: $0) }).first {
-                indexes[key] = i
-            } else if spec.required {
-                throw LocusError(.importFailed, "\(path) has no \(spec.label) column; name it with --\(spec.label)-column (columns: \(header.joined(separator: ", ")))")
-            }
-        }
-        func field(_ values: [String], _ key: WritableKeyPath<AddressColumns, String?>) -> String {
-            guard let i = indexes[key], i < values.count else { return "" }
+        let layout = try columns.layout(header: header, path: path)
+        let parser = AddressParser(knownCities: [])
+        func field(_ values: [String], _ i: Int?) -> String {
+            guard let i, i < values.count else { return "" }
             return values[i]
+        }
+        func joined(_ values: [String], _ columns: [Int]) -> String {
+            columns.map { field(values, $0).trimmingWhitespace() }.filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        // Parts found by name around a name that already has them ("N MAIN ST" beside "N", "ST")
+        // are not written twice.
+        func street(_ values: [String]) -> String {
+            guard let k = layout.streetName, k < layout.street.count else { return joined(values, layout.street) }
+            let name = field(values, layout.street[k]).trimmingWhitespace()
+            let upper = name.uppercased()
+            var words: [String] = []
+            for (j, column) in layout.street.enumerated() {
+                let part = field(values, column).trimmingWhitespace()
+                guard !part.isEmpty else { continue }
+                let p = part.uppercased()
+                if j < k, upper.hasPrefix(p + " ") { continue }
+                if j > k, upper.hasSuffix(" " + p) { continue }
+                words.append(j == k ? name : part)
+            }
+            return words.joined(separator: " ")
         }
         var row = 0
         while let values = reader.next() {
             row += 1
-            try body(RawAddressRow(row: row, number: field(values, \.number), street: field(values, \.street),
-                                   city: field(values, \.city), state: field(values, \.state),
-                                   postcode: field(values, \.postcode), x: field(values, \.x), y: field(values, \.y)))
+            var number = joined(values, layout.number), street = street(values)
+            if layout.number.isEmpty || layout.street.isEmpty, let a = layout.address {
+                let whole = field(values, a)
+                let (n, s) = AddressColumns.split(address: whole, parser: parser)
+                // No number first: the whole text goes on as the number, to be rejected saying so.
+                if layout.number.isEmpty { number = n ?? whole }
+                if layout.street.isEmpty { street = s }
+            }
+            var x = "", y = ""
+            if let p = layout.point {
+                // A point that is no point goes on as its text, to be rejected saying so.
+                let text = field(values, p)
+                (x, y) = AddressColumns.coordinates(ofPoint: text) ?? (text, "")
+            } else {
+                (x, y) = (field(values, layout.x), field(values, layout.y))
+            }
+            try body(RawAddressRow(row: row, number: number, street: street,
+                                   city: field(values, layout.city), state: field(values, layout.state),
+                                   postcode: field(values, layout.postcode), x: x, y: y))
         }
         if let error = stream.readError { throw error }
         if reader.error != nil { throw LocusError(.importFailed, "\(path) is not valid UTF-8 CSV after row \(row)") }

@@ -198,11 +198,18 @@ public final class AddressSearch: Sendable {
     }
     private let areaJSON: PackedRecords
     private let decodedAreas = OnFirstUse<SearchTables.Areas>()
-    /// How many addresses each city has (by name), for ranking one street name's cities.
-    var cityAddressCounts: [String: Int] {
-        cityCounts.value { Dictionary(cities.map { ($0.name, $0.count) }, uniquingKeysWith: +) }
+    /// How many addresses each locality (a city of a state) has, for ranking one street name's
+    /// cities: the sum of its streets' counts.
+    var localityAddressCounts: [Int] {
+        localityCounts.value {
+            var out = [Int](repeating: 0, count: localities.count)
+            for sp in streetPlaces {
+                if sp.locality >= 0, Int(sp.locality) < out.count { out[Int(sp.locality)] += Int(sp.count) }
+            }
+            return out
+        }
     }
-    private let cityCounts = OnFirstUse<[String: Int]>()
+    private let localityCounts = OnFirstUse<[Int]>()
     /// The layers' polygons as areas a query may name (built on first use).
     var neighbourhoods: [(layer: String, feature: Int, area: Area)] {
         areas.value {

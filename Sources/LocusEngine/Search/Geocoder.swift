@@ -37,8 +37,9 @@ struct ScoredMatch {
     /// answers without a city given, the street's main stretch ("SE 10th Ave" of Portland, not of
     /// a suburb with a few houses on one of the same name) comes first.
     var support = 0
-    /// The place of the address the answer was found at or placed from (-1: none, a street or an
-    /// area): whether it lies where the query said (`isInNamedPlace`).
+    /// The place of the address the answer was found at, placed from or (a street, a crossing)
+    /// stands for (-1: an area): whether it lies where the query said (`isInNamedPlace`), and in
+    /// which city of which state (`rankCitiesBySize`).
     var place: Int32 = -1
 }
 
@@ -116,12 +117,12 @@ extension AddressSearch {
     /// city; an exact address in a small town still beats a guess in the big one.
     func rankCitiesBySize(_ matches: inout [ScoredMatch]) {
         guard matches.count > 1 else { return }
-        let byCity = cityAddressCounts
+        let byLocality = localityAddressCounts
+        // By city *and state*: the Springfields of two states are two towns of their own sizes.
         let counts = matches.map { m -> Int in
-            switch m.matchType {
-            case .postcode, .locality, .neighbourhood: return 0
-            default: return byCity[m.components.city] ?? 0
-            }
+            guard m.place >= 0, Int(m.place) < placeLocality.count else { return 0 }
+            let l = Int(placeLocality[Int(m.place)])
+            return l >= 0 && l < byLocality.count ? byLocality[l] : 0
         }
         guard let largest = counts.max(), largest > 0 else { return }
         for i in matches.indices where counts[i] > 0 && counts[i] < largest {
@@ -207,7 +208,7 @@ extension AddressSearch {
         let components = AddressComponents(number: "", street: addresses.streetDisplay[Int(sp.street)], streetFull: street,
                                            city: locality.city, state: locality.state, postcode: "")
         return ScoredMatch(score: score, matchType: .street, location: GeoPoint(x: rep.lon, y: rep.lat),
-                           key: "s\(i)", notes: notes, components: components)
+                           key: "s\(i)", notes: notes, components: components, place: Int32(rep.place))
     }
 
     func areaMatch(_ area: Area, type: MatchType, key: String, score: Double, notes: [String]) -> ScoredMatch {
@@ -810,7 +811,7 @@ extension AddressSearch {
                                            city: place.city, state: place.state, postcode: place.postcode)
         return ScoredMatch(score: max(0, 100 - penalty - rp - cost), matchType: .intersection, location: location,
                            key: "x\(sa):\(sb)", notes: notes + rn + [how],
-                           components: components)
+                           components: components, place: Int32(pi.place))
     }
 
     /// The closest pair of a point of `a` and a point of `b`, if within `reach` metres (squared

@@ -1,0 +1,169 @@
+import Foundation
+import LocusCore
+@testable import LocusEngine
+import Testing
+
+/// Cities publish address points in many layouts: the street whole, the street in parts (NENA's
+/// `St_PreDir`, `St_Name`, `St_PosTyp` …), or number and street in one address column. Each must
+/// build into the same addresses, directionals and types kept.
+@Suite struct AddressColumnsTests {
+    /// Builds `csv` (header and rows) with `columns` and opens it.
+    static func build(_ csv: String, columns: AddressColumns = AddressColumns()) throws -> (Locator, IndexBuildReport) {
+        let dir = TestSupport.temporaryDirectory()
+        let file = dir.appendingPathComponent("points.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("p.locus").path)
+        config.addresses = file.path
+        config.addressColumns = columns
+        let report = try IndexBuilder.build(config)
+        return (Locator(index: try LocusIndex(path: config.output)), report)
+    }
+
+    static func top(_ locator: Locator, _ text: String) throws -> GeocodeCandidate? {
+        try locator.geocode(GeocodeRequest(.text(text))).candidates.first
+    }
+
+    /// NENA NG9-1-1 columns: the street is put together from its parts, so North and South Main
+    /// are two streets with their types (it was "MAIN" alone, both sides of town one street, and
+    /// `Add_Number` no number column at all).
+    @Test func aStreetInPartsIsPutTogether() throws {
+        let (locator, report) = try Self.build("""
+            OBJECTID,Add_Number,AddNum_Suf,St_PreDir,St_Name,St_PosTyp,St_PosDir,Post_Comm,State,Post_Code,Long,Lat
+            1,12,A,N,MAIN,ST,,SPRINGFIELD,IL,62701,-89.6500,39.8010
+            2,12,,S,MAIN,ST,,SPRINGFIELD,IL,62701,-89.6500,39.7900
+            3,14,,S,MAIN,ST,,SPRINGFIELD,IL,62701,-89.6500,39.7898
+            4,300,,,LINCOLN,AVE,NE,SPRINGFIELD,IL,62702,-89.6400,39.8100
+
+            """)
+        #expect(report.addressRows == 4 && report.rejectedAddresses.isEmpty, "\(report.rejectedAddresses)")
+        #expect(try Self.top(locator, "12 A N Main St")?.address == "12 A N Main St, Springfield, IL 62701")
+        let south = try #require(try Self.top(locator, "12 S Main St"))
+        #expect(south.address == "12 S Main St, Springfield, IL 62701" && abs(south.location.y - 39.79) < 1e-9)
+        #expect(try Self.top(locator, "300 Lincoln Ave NE")?.address == "300 Lincoln Ave NE, Springfield, IL 62702")
+    }
+
+    /// A name column that already holds the whole street, beside part columns: parts are not
+    /// written twice ("N MAIN ST" with "N" and "ST" is N Main St, not N N Main St St).
+    @Test func partsTheNameAlreadyHasAreNotRepeated() throws {
+        let (locator, _) = try Self.build("""
+            house_number,prefix,street_name,street_type,city,lon,lat
+            5,N,N MAIN ST,ST,Springfield,-89.65,39.80
+            7,,ST HELENS,ST,Springfield,-89.66,39.80
+
+            """)
+        #expect(try Self.top(locator, "5 N Main St")?.address.hasPrefix("5 N Main St,") == true)
+        #expect(try Self.top(locator, "7 St Helens St")?.address.hasPrefix("7 St Helens St,") == true)
+    }
+
+    /// Number and street in one column: split into the number (a fraction with it) and the street,
+    /// a unit at the end and what follows a comma left out; a row that starts with no number is
+    /// kept as an issue that shows the text.
+    @Test func aWholeAddressColumnIsSplit() throws {
+        let (locator, report) = try Self.build("""
+            OBJECTID,FULL_ADDRESS,CITY,ZIP,X,Y
+            1,123 1/2 N MAIN ST APT 4,Springfield,62701,-89.6500,39.8010
+            2,200 UPPER DR,Springfield,62701,-89.6600,39.8020
+            3,PO BOX 7,Springfield,62701,-89.6700,39.8030
+            4,"15 MAIN ST, UNIT B",Springfield,62701,-89.6800,39.8040
+            5,17 MAIN ST #3,Springfield,62701,-89.6801,39.8040
+
+            """)
+        #expect(report.addressRows == 5 && report.rejectedAddresses.values.reduce(0, +) == 1)
+        #expect(report.issues.contains { $0.row == 3 && $0.reason.contains("PO BOX 7") }, "\(report.issues)")
+        #expect(try Self.top(locator, "123 1/2 N Main St")?.address == "123 1/2 N Main St, Springfield, 62701")
+        #expect(try Self.top(locator, "200 Upper Dr")?.address == "200 Upper Dr, Springfield, 62701")
+        for text in ["15 Main St", "17 Main St"] {
+            let c = try #require(try Self.top(locator, text))
+            #expect(c.address.hasPrefix("\(text),") && c.matchType == .pointAddress, "\(c.address)")
+        }
+    }
+
+    /// Columns named, several for the street: joined in the order named; a name that is not in the
+    /// header fails the build, listing the columns there are.
+    @Test func namedPartColumnsAreJoinedInOrder() throws {
+        var columns = AddressColumns()
+        columns.number = "n"
+        columns.street = "d,nm,t"
+        columns.x = "e"
+        columns.y = "f"
+        let csv = """
+            n,nm,t,d,e,f
+            9,ELM,ST,W,-89.7,39.8
+
+            """
+        let (locator, _) = try Self.build(csv, columns: columns)
+        #expect(try Self.top(locator, "9 W Elm St")?.address.hasPrefix("9 W Elm St") == true)
+        columns.street = "d,name,t"
+        #expect {
+            _ = try Self.build(csv, columns: columns)
+        } throws: { error in
+            "\(error)".contains("no column \"name\"") && "\(error)".contains("n, nm, t, d, e, f")
+        }
+    }
+
+    @Test(arguments: [
+        ("123 N Main St", "123", "N Main St"),
+        ("123 1/2 Main St", "123 1/2", "Main St"),
+        ("0104 SW Lane St Suite 301", "0104", "SW Lane St"),
+        ("12 Front St, Cambridge, MA", "12", "Front St"),
+        ("40 Upper Dr", "40", "Upper Dr"),
+        ("1/2 Main St", "1/2", "Main St"),
+    ])
+    func wholeAddresses(_ text: String, _ number: String, _ street: String) {
+        let split = AddressColumns.split(address: text, parser: AddressParser(knownCities: []))
+        #expect(split.number == number && split.street == street, "\(split)")
+    }
+
+    /// A field far longer than any address is left whole, not handed to the query parser.
+    @Test func aFieldPastAnyAddressIsLeftWhole() {
+        let long = "12 " + String(repeating: "ELM ", count: 60) + "ST APT 4"
+        let split = AddressColumns.split(address: long, parser: AddressParser(knownCities: []))
+        #expect(split.number == "12" && split.street.hasSuffix("ST APT 4"), "\(split.street.suffix(20))")
+        #expect(AddressColumns.split(address: "12 ELM ST APT 4", parser: AddressParser(knownCities: [])).street == "ELM ST")
+    }
+
+    /// A single-column part named with several columns is an error, not its first column.
+    @Test func aCityNamedAsSeveralColumnsIsAnError() {
+        var columns = AddressColumns()
+        columns.city = "c1,c2"
+        #expect {
+            _ = try Self.build("number,street,c1,c2,lon,lat\n1,MAIN ST,A,B,-89.6,39.8\n", columns: columns)
+        } throws: { error in
+            "\(error)".contains("the city is one column")
+        }
+    }
+
+    @Test func noNumberFirstIsNoNumber() {
+        let split = AddressColumns.split(address: "Main St 12", parser: AddressParser(knownCities: []))
+        #expect(split.number == nil && split.street == "Main St 12")
+    }
+
+    /// The point in one column, as portals export it: WKT (x first) or a location (latitude
+    /// first); a row whose point is none is kept as an issue.
+    @Test func aPointColumnGivesTheCoordinates() throws {
+        let (locator, report) = try Self.build("""
+            ADDRESS,CITY,the_geom
+            12 N MAIN ST,Springfield,POINT (-89.6500 39.8010)
+            14 N MAIN ST,Springfield,"SRID=4326;POINT Z (-89.6500 39.8012 0)"
+            16 N MAIN ST,Springfield,POINT EMPTY
+
+            """)
+        #expect(report.addressRows == 3 && report.rejectedAddresses.values.reduce(0, +) == 1, "\(report.rejectedAddresses)")
+        let c = try #require(try Self.top(locator, "14 N Main St"))
+        #expect(abs(c.location.x - -89.65) < 1e-9 && abs(c.location.y - 39.8012) < 1e-9, "\(c.location)")
+        #expect(AddressColumns.coordinates(ofPoint: "(39.8010, -89.6500)").map { [$0.x, $0.y] } == ["-89.6500", "39.8010"])
+        #expect(AddressColumns.coordinates(ofPoint: "123 MAIN ST\nSPRINGFIELD, IL\n(39.8, -89.6)").map { [$0.x, $0.y] } == ["-89.6", "39.8"])
+        #expect(AddressColumns.coordinates(ofPoint: "POINT EMPTY") == nil)
+    }
+
+    /// State Plane feet read as degrees: the build fails saying the coordinates look projected and
+    /// which option takes their CRS (it said only "check the column options").
+    @Test func projectedCoordinatesAskForTheirCRS() throws {
+        let rows = (0..<10).map { "\(100 + 2 * $0),MAIN ST,\(7_650_000 + 40 * $0),680000" }.joined(separator: "\n")
+        #expect {
+            _ = try Self.build("number,street,x,y\n" + rows + "\n")
+        } throws: { error in
+            "\(error)".contains("--address-wkid") && "\(error)".contains("7650000")
+        }
+    }
+}
