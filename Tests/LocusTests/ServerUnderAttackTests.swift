@@ -172,8 +172,10 @@ import Testing
         var peak = baseline
         var asked = 0, answered = 0
         let clock = ContinuousClock()
-        let end = clock.now + .seconds(5)
-        while clock.now < end {
+        // Five seconds and at least ten rounds: on a loaded machine (the rest of the suite shares
+        // two cores) a round can take half a second, and fewer rounds prove less, not a fault.
+        let end = clock.now + .seconds(5), cap = clock.now + .seconds(60)
+        while (clock.now < end || asked < 20) && clock.now < cap {
             asked += 2
             if try await other.send(op: "ping").ok { answered += 1 }
             if try await other.send(op: "reverse", ["location": .object(["x": .number(-122.6296), "y": .number(45.5676)])]).ok { answered += 1 }
@@ -193,7 +195,7 @@ import Testing
         #expect(sent <= 2 << 20, "the server went on reading a client that reads nothing: its socket took \(sent / 1024) KB")
         // The other client was answered all along.
         #expect(answered == asked)
-        #expect(asked >= 20)
+        #expect(asked >= 20, "the other client had \(asked) requests answered in a minute")
     }
 
     /// VmRSS of a process, in kB.
