@@ -76,6 +76,13 @@ import Testing
         // The type given is evidence: not SE 10th St in Gresham, 19 km off.
         ForwardCase(text: "1525 SE 10TH AVE", street: "SE 10th Ave", city: "Portland", matchTypes: [.interpolated, .extrapolated],
                     near: GeoPoint(x: -122.656032, y: 45.511561), failureClass: "wrong street type"),
+        // A type no street of the name and direction has (the data lacks the short Place and
+        // Terrace): the name's usual type, which the short street runs beside — not NW 20th St in
+        // Gresham, 19 km off, nor SW Idaho Dr, 300 m off.
+        ForwardCase(text: "35 NW 20TH PL", street: "NW 20th Ave", city: "Portland", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.693402, y: 45.523677), within: 100, failureClass: "wrong street type (type given is absent)"),
+        ForwardCase(text: "4219 SW IDAHO TER", street: "SW Idaho St", city: "Portland", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.721079, y: 45.477173), failureClass: "wrong street type (type given is absent)"),
         // Directional and ZIP given: not SW 82nd Ave in Tigard.
         ForwardCase(text: "11250 SE 82nd Ave 97086", street: "SE 82nd Ave", matchTypes: [.pointAddress, .interpolated, .extrapolated],
                     failureClass: "wrong directional (ZIP given)"),

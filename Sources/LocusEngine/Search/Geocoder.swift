@@ -333,7 +333,16 @@ extension AddressSearch {
         var found: [(Int32, Double, [String])] = []
         func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
             let list = loose ? streetsByLooseCore[core] ?? [] : streets(withCore: core).map(Array.init) ?? []
-            let usualType = parts.type == nil ? dominantType(list) : nil
+            // The name's usual type ranks its streets where the text gives no type, or a type no
+            // street of the name and direction has: "NW 20th Pl", where the data has none, is beside
+            // NW 20th Ave far more often than beside a town's NW 20th St.
+            let typeExists = parts.type.map { t in
+                list.contains {
+                    let sp = streets[Int($0)].parts
+                    return sp.type == t && (parts.predirectional == nil || sp.predirectional == parts.predirectional)
+                }
+            } ?? false
+            let usualType = typeExists ? nil : dominantType(list)
             for s in list {
                 var p = penalty
                 var notes = baseNotes + (note.map { [$0] } ?? [])
@@ -345,6 +354,8 @@ extension AddressSearch {
                 default: break
                 }
                 switch (parts.type, sp.type) {
+                case let (q?, t?) where q != t && usualType != nil && t != usualType:
+                    p += 15; notes.append("street type \(q) ≠ \(t), not the name's usual \(usualType ?? "") (−15)")
                 case let (q?, t?) where q != t: p += 12; notes.append("street type \(q) ≠ \(t) (−12)")
                 case (_?, nil): p += 8; notes.append("street has no type (−8)")
                 case (nil, let t?) where usualType != nil && t != usualType:
