@@ -107,6 +107,17 @@ public struct AddressParser: Sendable {
         if let i = tokens.firstIndex(where: { $0 == "&" || $0 == "@" || $0 == "and" || $0 == "at" }), i > 0, i < tokens.count - 1 {
             let first = Array(tokens[..<i])
             var second = Array(tokens[(i + 1)...])
+            // "NE 34th & Killingsworth, Portland OR": after a comma that ends the second street
+            // comes the region, peeled on its own (a one-word street leaves the city nothing to
+            // stand after, and "Killingsworth Portland" could be a street).
+            if let comma = text.firstIndex(of: ","), case let head = AddressText.tokens(text[..<comma]),
+               head.count > i + 1, head.count < tokens.count, tokens.starts(with: head),
+               let region = commaRegion(Array(tokens[head.count...])) {
+                second = Array(tokens[(i + 1)..<head.count])
+                result.city = region.city ?? result.city
+                result.state = region.state ?? result.state
+                if let zip = region.postcode { (result.postcode, result.postcodeExtension) = zip }
+            }
             peelRegion(&second, into: &result)
             result.street = AddressText.streetTokens(first)
             result.crossStreet = AddressText.streetTokens(second)
@@ -220,6 +231,24 @@ public struct AddressParser: Sendable {
                 changed = true
             }
         }
+    }
+
+    /// Tokens that follow a comma and are only a region: city (known, or up to three words of
+    /// letters), state and ZIP, each optional. Nil when they are anything else.
+    private func commaRegion(_ tokens: [String]) -> (city: [String]?, state: String?, postcode: (String, String?)?)? {
+        var t = tokens
+        var postcode: (String, String?)?
+        var state: String?
+        if let last = t.last, let zip = Self.postcode(last) { postcode = zip; t.removeLast() }
+        if t.count >= 2, let s = AddressVocabulary.states[t.suffix(2).joined(separator: " ")] {
+            state = s; t.removeLast(2)
+        } else if let last = t.last, let s = AddressVocabulary.states[last], t.count >= 2 || postcode != nil || last.count == 2 {
+            state = s; t.removeLast()
+        }
+        if t.isEmpty { return postcode != nil || state != nil ? (nil, state, postcode) : nil }
+        guard t.count <= 3, cityKeys.contains(t.joined(separator: " ")) || t.allSatisfy({ $0.allSatisfy(\.isLetter) && !StreetNameParts.types.contains($0) })
+        else { return nil }
+        return (t, state, postcode)
     }
 
     /// Words after a street's type (and suffix direction) that are no city the index knows are still
@@ -374,6 +403,64 @@ public struct AddressParser: Sendable {
             start = end
         }
         return nil
+    }
+
+    /// What a person wrote around an address that is no part of it: remarks in brackets ("…OR
+    /// 97221 (Oregon Zoo)") and a name before the house number ("Pioneer Courthouse Square, 701 SW
+    /// 6th Ave", "Portland State University 1825 SW Broadway"), as landmark lists are typed.
+    /// Returns the address alone and what was set aside, or nil when nothing is.
+    public static func setAside(_ text: String) -> (address: String, aside: String)? {
+        var kept = ""
+        var aside: [String] = []
+        var depth = 0
+        var remark = ""
+        for c in text {
+            switch c {
+            case "(", "[":
+                depth += 1
+                if depth == 1 { remark = "" } else { remark.append(c) }
+            case ")", "]" where depth > 0:
+                depth -= 1
+                if depth == 0 { aside.append(remark) } else { remark.append(c) }
+            default:
+                if depth > 0 { remark.append(c) } else { kept.append(c) }
+            }
+        }
+        if depth > 0 { aside.append(remark) }  // an unclosed "(" runs to the end
+        // A name: everything before the first word that is a house number, when it holds letters
+        // and no digit ("NE 34th Ave 6132" and "NW COR/ 27TH & …" have no name to set aside).
+        var cut: String.Index?
+        var i = kept.startIndex
+        scan: while i < kept.endIndex {
+            let c = kept[i]
+            if c.isNumber {
+                // A digit inside a word ("I-205") is a name's, not a house's.
+                if i > kept.startIndex, case let p = kept[kept.index(before: i)], !(p.isWhitespace || ",;:".contains(p)) { break scan }
+                let end = kept[i...].firstIndex { $0.isWhitespace || $0 == "," } ?? kept.endIndex
+                let word = kept[i..<end].lowercased()
+                let ordinal = ["st", "nd", "rd", "th"].contains { word.hasSuffix($0) } && word.dropLast(2).allSatisfy(\.isNumber)
+                if !ordinal { cut = i }
+                break scan
+            }
+            i = kept.index(after: i)
+        }
+        if let cut, cut > kept.startIndex {
+            let name = trimmed(kept[..<cut])
+            if name.contains(where: \.isLetter) {
+                aside.insert(name, at: 0)
+                kept = String(kept[cut...])
+            }
+        }
+        let address = trimmed(kept)
+        let set = aside.map { trimmed($0) }.filter { !$0.isEmpty }
+        guard !set.isEmpty, !address.isEmpty, address.contains(where: \.isLetter) else { return nil }
+        return (address, set.joined(separator: "; "))
+    }
+
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        let edge: (Character) -> Bool = { $0.isWhitespace || ",;:-".contains($0) }
+        guard let start = text.firstIndex(where: { !edge($0) }), let end = text.lastIndex(where: { !edge($0) }) else { return "" }
+        return String(text[start...end])
     }
 
     /// A ZIP ("97211") or ZIP+4 ("97211-1234", "972111234") token as (ZIP, extension).

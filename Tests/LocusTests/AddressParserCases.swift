@@ -302,6 +302,11 @@ enum ParserCases {
         .init("ne 34th @ killingsworth", nil, "", "northeast 34th", unit: nil, city: nil, state: nil, zip: nil, cross: "killingsworth"),
         .init("SE Hawthorne Blvd at SE 39th Ave", nil, "", "southeast hawthorne boulevard", unit: nil, city: nil, state: nil, zip: nil, cross: "southeast 39th avenue"),
         .init("Burnside & Broadway", nil, "", "burnside", unit: nil, city: nil, state: nil, zip: nil, cross: "broadway"),
+        // A one-word second street, then the region after a comma (was: no city, street "killingsworth portland").
+        .init("NE 34th & Killingsworth, Portland OR", nil, "", "northeast 34th", unit: nil, city: "portland", state: "or", zip: nil, cross: "killingsworth"),
+        .init("SE 82nd & Division, Gresham, OR 97266", nil, "", "southeast 82nd", unit: nil, city: "gresham", state: "or", zip: "97266", cross: "division"),
+        .init("Burnside & Broadway, 97209", nil, "", "burnside", unit: nil, city: nil, state: nil, zip: "97209", cross: "broadway"),
+        .init("Main & Elm, Springfield", nil, "", "main", unit: nil, city: "springfield", state: nil, zip: nil, cross: "elm"),
         .init("  6132   ne   34th   ave  ", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 NE 34TH AVE, PORTLAND, OR, 97211", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: "97211", cross: nil),
         .init("6132 n.e. 34th ave.", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),

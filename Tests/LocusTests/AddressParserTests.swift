@@ -34,6 +34,28 @@ import Testing
         #expect(ParserCases.all.count >= 200)
     }
 
+    /// A landmark's name before the house number and remarks in brackets are set aside; an
+    /// address with neither, or one whose street starts with a number word, is left alone.
+    @Test(arguments: [
+        ("Pioneer Courthouse Square, 701 SW 6th Ave, Portland, OR 97204", "701 SW 6th Ave, Portland, OR 97204", "Pioneer Courthouse Square"),
+        ("Portland State University 1825 SW Broadway", "1825 SW Broadway", "Portland State University"),
+        ("4001 SW Canyon Rd Portland OR 97221 (Oregon Zoo)", "4001 SW Canyon Rd Portland OR 97221", "Oregon Zoo"),
+        ("Grant High School - 2245 NE 36th Ave", "2245 NE 36th Ave", "Grant High School"),
+        ("Zoo (main gate) 4001 SW Canyon Rd [west] ", "4001 SW Canyon Rd", "Zoo; main gate; west"),
+        ("6132 NE 34th Ave (rear", "6132 NE 34th Ave", "rear"),
+    ])
+    func aNameOrARemarkIsSetAside(_ text: String, _ address: String, _ aside: String) throws {
+        let found = try #require(AddressParser.setAside(text))
+        #expect(found.address == address)
+        #expect(found.aside == aside)
+    }
+
+    @Test(arguments: ["6132 NE 34th Ave", "SE 82nd Ave & SE Division St", "NE 19", "Main Street", "(Oregon Zoo)", "NW COR/ 27TH & NE SARATOGA ST",
+                        "NE 34th Ave 6132", "I-205 & SE Division"])
+    func nothingToSetAside(_ text: String) {
+        #expect(AddressParser.setAside(text) == nil)
+    }
+
     @Test func qualifierIsKeptApart() {
         #expect(Self.parser.parse("1640 WI/ NW 19TH AVE").qualifier == "wi")
         #expect(Self.parser.parse("SEC/ CONCORD & N GOING CT").qualifier == "sec")

@@ -124,6 +124,23 @@ import Testing
         }
     }
 
+    /// Landmark lists as staff type them: a name before the address, a remark after it. Was: no
+    /// candidate for each.
+    @Test(arguments: [
+        ("Grant High School - 2245 NE 36th Ave, Portland OR 97212", "2245 NE 36th Ave, Portland, OR 97212", MatchType.pointAddress),
+        ("Kaiser Permanente: 3550 N Interstate Ave", "3550 N Interstate Ave, Portland, OR 97227", .pointAddress),
+        ("4001 SW Canyon Rd Portland OR 97221 (Oregon Zoo)", "4001 SW Canyon Rd, Portland, OR 97221", .pointAddress),
+        ("8235 SE 13th Ave, Portland OR 97202 (Sellwood)", "8235 SE 13th Ave, Portland, OR 97202", .interpolated),
+    ])
+    func aLandmarksNameAndRemarksAreNoPartOfItsAddress(_ text: String, _ expected: String, _ type: MatchType) throws {
+        var request = GeocodeRequest(.text(text))
+        request.explain = true
+        let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
+        #expect(top.address == expected, "\(top.explain ?? [])")
+        #expect(top.matchType == type)
+        #expect(top.explain?.contains { $0.contains("read as no part of the address") } == true)
+    }
+
     /// Corners of crossings whose corner lots have no address points: the nearest addresses of the
     /// two streets are 200 m apart, and the streets' fitted lines say where they cross. Was: no
     /// candidate.

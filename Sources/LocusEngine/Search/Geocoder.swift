@@ -70,6 +70,19 @@ extension AddressSearch {
             unit = parsed.unit
             matches = geocode(parsed, rawText: text)
             if parsed.city == nil, parsed.postcode == nil, request.near == nil { rankCitiesBySize(&matches) }
+            // A landmark's name before the address or a remark in brackets: read without them
+            // when the whole text finds nothing good, and let both readings compete.
+            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let (address, aside) = AddressParser.setAside(text) {
+                let rest = parser.parse(address)
+                var more = geocode(rest, rawText: address)
+                if rest.city == nil, rest.postcode == nil, request.near == nil { rankCitiesBySize(&more) }
+                for i in more.indices {
+                    more[i].score -= Self.setAsidePenalty
+                    more[i].notes.append("\"\(aside)\" read as no part of the address (−\(Int(Self.setAsidePenalty)))")
+                }
+                matches += more
+                unit = unit ?? rest.unit
+            }
         case .fields(let number, let street, let city, let postcode):
             var parsed = ParsedAddress()
             if let number, !number.trimmingWhitespace().isEmpty { parsed.number = HouseNumber(parsing: number) }
@@ -698,6 +711,12 @@ extension AddressSearch {
     /// A street match for an address whose number cannot be placed: the street is right, the
     /// house is not found.
     static let numberNotPlacedPenalty = 20.0
+    /// A text whose best reading scores below this is read again without a leading name or a
+    /// bracketed remark (`AddressParser.setAside`); below a typo-free point address with a city
+    /// or type missing, so a good answer is never second-guessed.
+    static let setAsideBelow = 90.0
+    /// What an answer found without part of the text loses: the text held more than it used.
+    static let setAsidePenalty = 2.0
 
     /// Whether a street contradicts a directional or type that was asked for (leaving one out
     /// contradicts nothing).
