@@ -437,9 +437,7 @@ public struct AddressParser: Sendable {
                 // A digit inside a word ("I-205") is a name's, not a house's.
                 if i > kept.startIndex, case let p = kept[kept.index(before: i)], !(p.isWhitespace || ",;:".contains(p)) { break scan }
                 let end = kept[i...].firstIndex { $0.isWhitespace || $0 == "," } ?? kept.endIndex
-                let word = kept[i..<end].lowercased()
-                let ordinal = ["st", "nd", "rd", "th"].contains { word.hasSuffix($0) } && word.dropLast(2).allSatisfy(\.isNumber)
-                if !ordinal { cut = i }
+                if AddressText.ordinalNumber(kept[i..<end].lowercased()) == nil { cut = i }
                 break scan
             }
             i = kept.index(after: i)

@@ -66,16 +66,20 @@ extension AddressSearch {
         case .key(let key):
             matches = lookup(key: key).map { [$0] } ?? []
         case .text(let text):
-            let parsed = parser.parse(text)
+            func read(_ text: String) -> (ParsedAddress, [ScoredMatch]) {
+                let parsed = parser.parse(text)
+                var found = geocode(parsed, rawText: text)
+                if parsed.city == nil, parsed.postcode == nil, request.near == nil { rankCitiesBySize(&found) }
+                return (parsed, found)
+            }
+            let parsed: ParsedAddress
+            (parsed, matches) = read(text)
             unit = parsed.unit
-            matches = geocode(parsed, rawText: text)
-            if parsed.city == nil, parsed.postcode == nil, request.near == nil { rankCitiesBySize(&matches) }
             // A landmark's name before the address or a remark in brackets: read without them
             // when the whole text finds nothing good, and let both readings compete.
             if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let (address, aside) = AddressParser.setAside(text) {
-                let rest = parser.parse(address)
-                var more = geocode(rest, rawText: address)
-                if rest.city == nil, rest.postcode == nil, request.near == nil { rankCitiesBySize(&more) }
+                let (rest, found) = read(address)
+                var more = found
                 for i in more.indices {
                     more[i].score -= Self.setAsidePenalty
                     more[i].notes.append("\"\(aside)\" read as no part of the address (−\(Int(Self.setAsidePenalty)))")
