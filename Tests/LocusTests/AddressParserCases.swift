@@ -307,6 +307,35 @@ enum ParserCases {
         .init("SE 82nd & Division, Gresham, OR 97266", nil, "", "southeast 82nd", unit: nil, city: "gresham", state: "or", zip: "97266", cross: "division"),
         .init("Burnside & Broadway, 97209", nil, "", "burnside", unit: nil, city: nil, state: nil, zip: "97209", cross: "broadway"),
         .init("Main & Elm, Springfield", nil, "", "main", unit: nil, city: "springfield", state: nil, zip: nil, cross: "elm"),
+        // A slash between two street names is a crossing, as transit and field lists write it (was:
+        // one street "northeast 82nd avenue glisan street").
+        .init("NE 82nd Ave/Glisan St", nil, "", "northeast 82nd avenue", unit: nil, city: nil, state: nil, zip: nil, cross: "glisan street"),
+        .init("NE 34th / NE Killingsworth St, Portland", nil, "", "northeast 34th", unit: nil, city: "portland", state: nil, zip: nil, cross: "northeast killingsworth street"),
+        .init("34th/Killingsworth", nil, "", "34th", unit: nil, city: nil, state: nil, zip: nil, cross: "killingsworth"),
+        // A trailing country (was: "usa" read as the city, "united states" as part of the street).
+        .init("4201 NE Halsey St Portland OR 97213 USA", 4201, "", "northeast halsey street", unit: nil, city: "portland", state: "or", zip: "97213", cross: nil),
+        .init("6132 NE 34th Ave, Portland, Oregon, United States", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),
+        .init("6132 NE 34th Ave., Portland, OR 97211, U.S.A.", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: "97211", cross: nil),
+        .init("6132 NE 34th Ave Portland OR 97211 US", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: "97211", cross: nil),
+        .init("100 Us", 100, "", "us", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        // A floor by its ordinal (was: "fl" read as Florida, "2nd floor" as part of the street).
+        .init("6132 NE 34th Ave 3rd Fl", 6132, "", "northeast 34th avenue", unit: "fl 3", city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 NE 34th Ave 2nd Floor Portland OR 97211", 6132, "", "northeast 34th avenue", unit: "fl 2", city: "portland", state: "or", zip: "97211", cross: nil),
+        // ", FL" after a comma is Florida, not a floor (was: unit "fl", no state).
+        .init("100 Main St, Miami, FL", 100, "", "main street", unit: nil, city: "miami", state: "fl", zip: nil, cross: nil),
+        .init("100 Main St, Miami, FL 33101", 100, "", "main street", unit: nil, city: "miami", state: "fl", zip: "33101", cross: nil),
+        .init("100 Main St, Fl 2, Miami", 100, "", "main street", unit: "fl 2", city: "miami", state: nil, zip: nil, cross: nil),
+        // A unit whose identifier has a hyphen (was: "# a", and "100" left in the street).
+        .init("3550 N Interstate Ave #A-100", 3550, "", "north interstate avenue", unit: "# a-100", city: nil, state: nil, zip: nil, cross: nil),
+        .init("3550 N Interstate Ave Ste B-2, Portland", 3550, "", "north interstate avenue", unit: "ste b-2", city: "portland", state: nil, zip: nil, cross: nil),
+        // A post-office box has no street; the region is all there is.
+        .init("PO Box 1234, Portland OR 97211", nil, "", "", unit: "po box 1234", city: "portland", state: "or", zip: "97211", cross: nil),
+        .init("P.O. Box 12 Portland, OR", nil, "", "", unit: "po box 12", city: "portland", state: "or", zip: nil, cross: nil),
+        // A known city with a state or ZIP code and nothing before it is the city (was: a street
+        // named "gresham").
+        .init("Gresham, OR", nil, "", "", unit: nil, city: "gresham", state: "or", zip: nil, cross: nil),
+        .init("Lake Oswego OR 97034", nil, "", "", unit: nil, city: "lake oswego", state: "or", zip: "97034", cross: nil),
+        .init("Portland", nil, "", "portland", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("  6132   ne   34th   ave  ", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 NE 34TH AVE, PORTLAND, OR, 97211", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: "97211", cross: nil),
         .init("6132 n.e. 34th ave.", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),

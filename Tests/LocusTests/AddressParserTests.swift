@@ -43,6 +43,8 @@ import Testing
         ("Grant High School - 2245 NE 36th Ave", "2245 NE 36th Ave", "Grant High School"),
         ("Zoo (main gate) 4001 SW Canyon Rd [west] ", "4001 SW Canyon Rd", "Zoo; main gate; west"),
         ("6132 NE 34th Ave (rear", "6132 NE 34th Ave", "rear"),
+        ("2245 NE 36th Ave, Grant High School, Portland", "2245 NE 36th Ave, Portland", "Grant High School"),
+        ("Gateway Transit Center (NE 99th Ave & Glisan)", "NE 99th Ave & Glisan", "Gateway Transit Center"),
     ])
     func aNameOrARemarkIsSetAside(_ text: String, _ address: String, _ aside: String) throws {
         let found = try #require(AddressParser.setAside(text))
@@ -51,7 +53,8 @@ import Testing
     }
 
     @Test(arguments: ["6132 NE 34th Ave", "SE 82nd Ave & SE Division St", "NE 19", "Main Street", "(Oregon Zoo)", "NW COR/ 27TH & NE SARATOGA ST",
-                        "NE 34th Ave 6132", "I-205 & SE Division"])
+                        "NE 34th Ave 6132", "I-205 & SE Division", "6132 NE 34th Ave, Portland, OR",
+                        "6132 NE 34th Ave, Suite 200, Portland"])
     func nothingToSetAside(_ text: String) {
         #expect(AddressParser.setAside(text) == nil)
     }
@@ -63,6 +66,18 @@ import Testing
         let fraction = Self.parser.parse("108 1/2 SE Main St")
         #expect(fraction.qualifier == nil)
         #expect(fraction.number?.suffix == "1/2")
+        // A side before a street with no number (was: a street "n northeast ainsworth street").
+        let side = Self.parser.parse("N/ NE AINSWORTH ST")
+        #expect(side.qualifier == "n")
+        #expect(side.street == ["northeast", "ainsworth", "street"])
+        // A crossing's corner said in words, before or after the streets.
+        let after = Self.parser.parse("N Interstate Ave & N Killingsworth St NW Corner, Portland")
+        #expect(after.qualifier == "northwest corner")
+        #expect(after.crossStreet == ["north", "killingsworth", "street"])
+        #expect(after.city == ["portland"])
+        let before = Self.parser.parse("SE corner of NE 34th & Killingsworth")
+        #expect(before.qualifier == "southeast corner")
+        #expect(before.street == ["northeast", "34th"])
     }
 
     @Test func synonymsFile() throws {

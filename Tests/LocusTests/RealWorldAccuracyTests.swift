@@ -131,6 +131,7 @@ import Testing
         ("Kaiser Permanente: 3550 N Interstate Ave", "3550 N Interstate Ave, Portland, OR 97227", .pointAddress),
         ("4001 SW Canyon Rd Portland OR 97221 (Oregon Zoo)", "4001 SW Canyon Rd, Portland, OR 97221", .pointAddress),
         ("8235 SE 13th Ave, Portland OR 97202 (Sellwood)", "8235 SE 13th Ave, Portland, OR 97202", .interpolated),
+        ("2245 NE 36th Ave, Grant High School, Portland", "2245 NE 36th Ave, Portland, OR 97212", .pointAddress),
     ])
     func aLandmarksNameAndRemarksAreNoPartOfItsAddress(_ text: String, _ expected: String, _ type: MatchType) throws {
         var request = GeocodeRequest(.text(text))
@@ -139,6 +140,37 @@ import Testing
         #expect(top.address == expected, "\(top.explain ?? [])")
         #expect(top.matchType == type)
         #expect(top.explain?.contains { $0.contains("read as no part of the address") } == true)
+    }
+
+    /// How transit and field lists write places: a slash for a crossing, a trailing country, a floor,
+    /// a post-office box, a city and state alone, a name and a comma before the address. Was: no
+    /// candidate for each, but the name's, which answered Portland (the city) at 100.
+    @Test(arguments: [
+        ("NE 82nd Ave/Glisan St", "NE 82nd Ave & NE Glisan St, Portland, OR 97220", MatchType.intersection),
+        ("SE 82nd/Division, Portland OR 97266", "SE 82nd Ave & SE Division St, Portland, OR 97266", .intersection),
+        ("6132 NE 34th Ave, Portland, Oregon, United States", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
+        ("6132 NE 34th Ave 3rd Fl", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
+        ("Hollywood Transit Center, 4201 NE Halsey St, Portland", "4201 NE Halsey St, Portland, OR 97232", .interpolated),
+        ("Gresham, OR", "Gresham", .locality),
+        ("PO Box 1234, Portland OR 97211", "Portland, OR 97211", .postcode),
+        ("3550 N Interstate Ave #A-100", "3550 N Interstate Ave, Portland, OR 97227", .pointAddress),
+        ("Gateway Transit Center (NE 99th Ave & Glisan)", "NE 99th Ave & NE Glisan St, Portland, OR 97220", .intersection),
+        ("N INTERSTATE AVE & N KILLINGSWORTH ST NW CORNER", "N Interstate Ave & N Killingsworth St, Portland, OR 97217", .intersection),
+    ])
+    func placesAsListsWriteThem(_ text: String, _ expected: String, _ type: MatchType) throws {
+        var request = GeocodeRequest(.text(text))
+        request.explain = true
+        let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
+        #expect(top.address == expected, "\(top.explain ?? [])")
+        #expect(top.matchType == type)
+    }
+
+    /// A street that is not found leaves the city it names as where to look, scored as such, not an
+    /// answer at 100.
+    @Test func aCityAfterAStreetNotFoundIsNoFullMatch() throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text("Nowhere Such St, Portland"))).candidates.first)
+        #expect(top.matchType == .locality)
+        #expect(top.score == 70)
     }
 
     /// Corners of crossings whose corner lots have no address points: the nearest addresses of the

@@ -307,16 +307,25 @@ extension AddressSearch {
            let area = postcodes.first(where: { $0.name == zip }) {
             return [areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"])]
         }
-        if let zip = q.postcode, q.street.isEmpty, q.city == nil, let area = postcodes.first(where: { $0.name == zip }) {
-            return [areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"])]
-        }
         var out: [ScoredMatch] = []
+        // A ZIP code with no street is the finest place the text names ("PO Box 12, Portland OR
+        // 97211"); the city follows it.
+        if let zip = q.postcode, q.street.isEmpty, let area = postcodes.first(where: { $0.name == zip }) {
+            out.append(areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"]))
+            if q.city == nil { return out }
+        }
         for (i, n) in neighbourhoods.enumerated() where n.area.tokens == tokens {
             out.append(areaMatch(n.area, type: .neighbourhood, key: "n\(i)", score: 100, notes: ["\(n.layer) \(n.area.name)"]))
         }
-        let cityTokens = q.city ?? tokens
+        // A city named after a street that was not found is where to look, not an answer to the
+        // text ("Hollywood Transit Center, 4201 NE Halsey St, Portland" was Portland at 100).
+        let (cityTokens, cityScore, cityNote): ([String], Double, [String]) = if let city = q.city, !q.street.isEmpty {
+            (city, 100 - Self.streetNotFoundPenalty, ["street \"\(q.street.joined(separator: " "))\" not found (−\(Int(Self.streetNotFoundPenalty)))"])
+        } else {
+            (q.city ?? tokens, 100, [])
+        }
         for (i, c) in cities.enumerated() where c.tokens == cityTokens {
-            out.append(areaMatch(c, type: .locality, key: "c\(i)", score: 100, notes: ["city \(c.name)"]))
+            out.append(areaMatch(c, type: .locality, key: "c\(i)", score: cityScore, notes: cityNote + ["city \(c.name)"]))
         }
         return out
     }
@@ -715,6 +724,9 @@ extension AddressSearch {
     /// A street match for an address whose number cannot be placed: the street is right, the
     /// house is not found.
     static let numberNotPlacedPenalty = 20.0
+    /// What a city answer loses when the text also named a street that none of the city's is: it
+    /// says where, not what (below a street found without its number).
+    static let streetNotFoundPenalty = 30.0
     /// A text whose best reading scores below this is read again without a leading name or a
     /// bracketed remark (`AddressParser.setAside`); below a typo-free point address with a city
     /// or type missing, so a good answer is never second-guessed.
