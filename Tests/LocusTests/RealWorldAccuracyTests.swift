@@ -134,12 +134,19 @@ import Testing
         ("2245 NE 36th Ave, Grant High School, Portland", "2245 NE 36th Ave, Portland, OR 97212", .pointAddress),
     ])
     func aLandmarksNameAndRemarksAreNoPartOfItsAddress(_ text: String, _ expected: String, _ type: MatchType) throws {
+        let top = try expectTop(text, expected, type)
+        #expect(top.explain?.contains { $0.contains("read as no part of the address") } == true)
+    }
+
+    /// The best candidate for `text`, explained, expected to be `expected` of match type `type`.
+    @discardableResult
+    func expectTop(_ text: String, _ expected: String, _ type: MatchType) throws -> GeocodeCandidate {
         var request = GeocodeRequest(.text(text))
         request.explain = true
         let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
         #expect(top.address == expected, "\(top.explain ?? [])")
         #expect(top.matchType == type)
-        #expect(top.explain?.contains { $0.contains("read as no part of the address") } == true)
+        return top
     }
 
     /// How transit and field lists write places: a slash for a crossing, a trailing country, a floor,
@@ -158,11 +165,7 @@ import Testing
         ("N INTERSTATE AVE & N KILLINGSWORTH ST NW CORNER", "N Interstate Ave & N Killingsworth St, Portland, OR 97217", .intersection),
     ])
     func placesAsListsWriteThem(_ text: String, _ expected: String, _ type: MatchType) throws {
-        var request = GeocodeRequest(.text(text))
-        request.explain = true
-        let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
-        #expect(top.address == expected, "\(top.explain ?? [])")
-        #expect(top.matchType == type)
+        try expectTop(text, expected, type)
     }
 
     /// A street that is not found leaves the city it names as where to look, scored as such, not an
