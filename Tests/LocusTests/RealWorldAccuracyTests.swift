@@ -103,10 +103,16 @@ import Testing
                     near: GeoPoint(x: -122.653615, y: 45.510459), failureClass: "another town (exact in both)"),
         ForwardCase(text: "253 N BROADWAY", street: "N Broadway", city: "Portland", matchTypes: [.extrapolated, .interpolated],
                     near: GeoPoint(x: -122.669345, y: 45.535408), failureClass: "another town (placed in both)"),
-        // The city named has the street but cannot place the number, towns can: the named city's
-        // street, not a house in Canby.
-        ForwardCase(text: "230 SW 2nd Ave, Portland", street: "SW 2nd Ave", city: "Portland", matchTypes: [.street],
+        // The city named has the street but its numbers stop 2 km short, towns have the number:
+        // the named city's street, not a house in Canby.
+        ForwardCase(text: "230 SW 2nd Ave, Portland", street: "SW 2nd Ave", city: "Portland", matchTypes: [.street, .extrapolated],
                     failureClass: "another town (city named)"),
+        // The street's points stop short of the district (Portland's central city has almost none):
+        // placed far along the street's own line — was the street alone, and a house in Canby.
+        ForwardCase(text: "2525 SW 3RD AVE", street: "SW 3rd Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.681200, y: 45.504900), failureClass: "street only (points stop short of the district)"),
+        ForwardCase(text: "1709 SE 3RD AVE", street: "SE 3rd Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.662904, y: 45.510500), failureClass: "another town (points stop short of the district)"),
         // A number the street's numbers cannot place: the street itself, not another that has it.
         ForwardCase(text: "99999 NE Glisan St", street: "NE Glisan St", city: "Portland", matchTypes: [.street],
                     failureClass: "street only, on the right street"),
