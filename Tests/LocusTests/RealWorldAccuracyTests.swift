@@ -113,6 +113,11 @@ import Testing
                     near: GeoPoint(x: -122.681200, y: 45.504900), failureClass: "street only (points stop short of the district)"),
         ForwardCase(text: "1709 SE 3RD AVE", street: "SE 3rd Ave", city: "Portland", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.662904, y: 45.510500), failureClass: "another town (points stop short of the district)"),
+        // The known number nearest the one wanted is a stray point with no neighbour within an
+        // interpolation's span (one of NE 11th Ave's lies 4 km off across the river): the line is
+        // read from the next known numbers instead — was a house in Canby, 28 km off.
+        ForwardCase(text: "905 NE 11TH AVE", street: "NE 11th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.654675, y: 45.529102), within: 200, failureClass: "another town (stray point at the street's end)"),
         // A number the street's numbers cannot place: the street itself, not another that has it.
         ForwardCase(text: "99999 NE Glisan St", street: "NE Glisan St", city: "Portland", matchTypes: [.street],
                     failureClass: "street only, on the right street"),

@@ -590,16 +590,45 @@ extension AddressSearch {
         // Beyond the known numbers (or across a gap too long to interpolate): from whichever known
         // number is nearer in distance, with the rate taken from that end's own numbers.
         var best: ScoredMatch?
-        if let a = lowerAny, let line = extrapolationLine(members, anchor: a, step: -1),
-           let m = extrapolated(from: members[a], line: line, number: number, street: street, q: q, penalty: penalty, notes: notes) {
-            best = m
-        }
-        if let b = upperAny, let line = extrapolationLine(members, anchor: b, step: 1),
-           let m = extrapolated(from: members[b], line: line, number: number, street: street, q: q, penalty: penalty, notes: notes),
-           m.score > best?.score ?? -1 {
+        for (end, step) in [(lowerAny, -1), (upperAny, 1)] {
+            guard let end, let m = extrapolated(fromEnd: end, step: step, of: members, number: number, street: street, q: q,
+                                                penalty: penalty, notes: notes), m.score > best?.score ?? -1 else { continue }
             best = m
         }
         return best
+    }
+
+    /// Stray points at a street's end that may be passed over. A stray point (one address of NE
+    /// 11th Ave, Portland, lies 4 km off across the river) ends the street's numbers with no
+    /// neighbour within an interpolation's span: no line could be read from it, and the number fell
+    /// to the street alone, or to a town's street of the name.
+    static let strayEndPoints = 2
+
+    /// The number extrapolated from the end of the known numbers nearest it (`members[end]`, the
+    /// line read from the numbers further on by `step`); when no line can be read there and that
+    /// end is a stray point, from the next known number. A point that is merely alone (one
+    /// address of SW 5th Ave downtown, 1 km before the street's next) is no stray: its numbers
+    /// and the next's run at a street's pace, and the street answer located at it stays nearer
+    /// than a line read 1 km further on.
+    func extrapolated(fromEnd end: Int, step: Int, of members: [Int32], number: HouseNumber, street: Int32, q: ParsedAddress,
+                      penalty: Double, notes: [String]) -> ScoredMatch? {
+        let points = addresses.points
+        var anchor = end
+        while anchor >= 0, anchor < members.count, abs(anchor - end) <= Self.strayEndPoints {
+            if let line = extrapolationLine(members, anchor: anchor, step: step) {
+                return extrapolated(from: members[anchor], line: line, number: number, street: street, q: q, penalty: penalty,
+                                    notes: notes)
+            }
+            // A stray: further from the next known number than any street's numbers run apart
+            // (3 m a number, the fastest `extrapolated` allows).
+            let next = anchor + step
+            guard next >= 0, next < members.count else { return nil }
+            let a = points[Int(members[anchor])], b = points[Int(members[next])]
+            let apart = GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: b.lon, y: b.lat))
+            guard apart > Self.interpolationSpan, apart > 3 * Double(abs(Int(a.number) - Int(b.number))) else { return nil }
+            anchor = next
+        }
+        return nil
     }
 
     /// How a street's numbers run beyond `members[anchor]`: metres per number (a vector, east and
