@@ -531,7 +531,8 @@ extension AddressSearch {
     /// more often placed far along their own line than left at a street answer or sent to a town
     /// whose street of the name has the number. Measured on the distinct dev street-tree
     /// addresses (trees within 75 m, against 1,000 m): 1,500 m +76 / −3 trees, 2,000 m +95 / −12,
-    /// 2,500 m +95 / −16, 3,000 m +95 / −16, 5,000 m +95 / −20.
+    /// 2,500 m +95 / −16, 3,000 m +95 / −16, 5,000 m +95 / −20; 2,000 m with the cost capped at a
+    /// street answer's (see `extrapolated`) +90 / −12.
     static let extrapolationReach = 2000.0
     /// Metres east or west and north or south of a crossing at which a named corner's lot is placed.
     /// Measured on the dev street trees' corner rows within 75 m: 0 / 8 / 12 / 16 / 22 m gave
