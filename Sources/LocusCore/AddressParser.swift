@@ -42,6 +42,9 @@ public struct ParsedAddress: Hashable, Sendable {
     public var street: [String] = []
     /// The second street of an intersection ("NE 34th Ave & NE Killingsworth St").
     public var crossStreet: [String]?
+    /// The other end of a block: the street runs between `crossStreet` and this ("SE Division
+    /// St between SE 82nd Ave and SE 84th Ave").
+    public var crossStreetTo: [String]?
     /// The unit as written, designator normalised: "apt 3", "# 12", "rear".
     public var unit: String?
     /// What a record keeper wrote before a slash to say where on the lot or block ("wi" of
@@ -83,6 +86,9 @@ public struct AddressParser: Sendable {
         cityKeys = lists
         citiesByLastWord = Dictionary(grouping: self.knownCities) { $0.last ?? "" }
     }
+
+    /// Words that say a place lies along a street between two crossings.
+    static let betweenWords: Set<String> = ["between", "btwn", "betw", "btw"]
 
     public func parse(_ text: String) -> ParsedAddress {
         let text = Self.withoutCountry(text)
@@ -130,6 +136,14 @@ public struct AddressParser: Sendable {
                       StreetNameParts.directionals.contains(second[second.count - 2]) {
                 result.qualifier = "\(second[second.count - 2]) corner"
                 second.removeLast(2)
+            }
+            // "SE Division St between SE 82nd Ave and SE 84th Ave", as stop and field lists place
+            // something along a block: the split above is at the "and" of the two crossings.
+            if let j = first.firstIndex(where: Self.betweenWords.contains), j > 0, j < first.count - 1 {
+                result.street = AddressText.streetTokens(Array(first[..<j]))
+                result.crossStreet = AddressText.streetTokens(Array(first[(j + 1)...]))
+                result.crossStreetTo = AddressText.streetTokens(second)
+                return result
             }
             result.street = AddressText.streetTokens(first)
             result.crossStreet = AddressText.streetTokens(second)

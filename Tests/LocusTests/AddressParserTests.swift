@@ -30,6 +30,22 @@ import Testing
         #expect(HouseNumber.hundred(of: value) == hundred)
     }
 
+    /// A place along a block, as stop and field lists write it: the street, then the crossings at
+    /// its ends. Was read as the crossing of "SE Division St between SE 82nd Ave" and the last.
+    @Test(arguments: [
+        ("SE Division St between SE 82nd Ave and SE 84th Ave", "southeast division street", "southeast 82nd avenue", "southeast 84th avenue", nil as String?, nil as String?),
+        ("SE Division btwn 82nd & 84th, Portland OR 97266", "southeast division", "82nd", "84th", "portland", "97266"),
+        ("N Lombard St betw N Portsmouth Ave and N Fiske Ave", "north lombard street", "north portsmouth avenue", "north fiske avenue", nil, nil),
+    ])
+    func aBlockIsAStreetBetweenTwoCrossings(_ text: String, _ street: String, _ cross: String, _ to: String, _ city: String?, _ zip: String?) {
+        let p = Self.parser.parse(text)
+        #expect(p.street.joined(separator: " ") == street)
+        #expect(p.crossStreet?.joined(separator: " ") == cross)
+        #expect(p.crossStreetTo?.joined(separator: " ") == to)
+        #expect(p.city?.joined(separator: " ") == city)
+        #expect(p.postcode == zip)
+    }
+
     @Test func tableIsLarge() {
         #expect(ParserCases.all.count >= 200)
     }

@@ -179,6 +179,27 @@ import Testing
         try expectTop(text, expected, type)
     }
 
+    /// A place along a block between two crossings, as stop and field lists write it: midway
+    /// between the crossings (was: no candidate, or a crossing of the street with a street named
+    /// "SE 82nd Ave between ..."). Its key geocodes back to the same place.
+    @Test(arguments: [
+        ("SE Division St between SE 82nd Ave and SE 84th Ave", "SE Division St between SE 82nd Ave & SE 84th Ave, Portland, OR 97206"),
+        // The ZIP given is the second crossing's: no ZIP penalty; named by the first end, as its key.
+        ("SE Division btwn 82nd & 84th, Portland OR 97266", "SE Division St between SE 82nd Ave & SE 84th Ave, Portland, OR 97206"),
+    ])
+    func aBlockIsPlacedBetweenItsCrossings(_ text: String, _ expected: String) throws {
+        let top = try expectTop(text, expected, .intersection)
+        #expect(top.score >= 95, "\(top.explain ?? [])")
+        let ends = try ["SE Division St & SE 82nd Ave", "SE Division St & SE 84th Ave"].map { crossing in
+            try #require(try locator.geocode(GeocodeRequest(.text(crossing))).candidates.first).location
+        }
+        let middle = GeoPoint(x: (ends[0].x + ends[1].x) / 2, y: (ends[0].y + ends[1].y) / 2)
+        #expect(GeoPoint(x: top.location.x, y: top.location.y).metres(to: middle) < 5)
+        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first)
+        #expect(back.address == top.address)
+        #expect(GeoPoint(x: back.location.x, y: back.location.y).metres(to: middle) < 5)
+    }
+
     /// A street that is not found leaves the city it names as where to look, scored as such, not an
     /// answer at 100.
     @Test func aCityAfterAStreetNotFoundIsNoFullMatch() throws {

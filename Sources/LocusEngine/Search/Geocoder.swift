@@ -182,9 +182,14 @@ extension AddressSearch {
             guard let i = Int(rest), i >= 0, i < cities.count else { return nil }
             return areaMatch(cities[i], type: .locality, key: key, score: 100, notes: ["the suggested city"])
         case "x":
+            // street:cross, or street:cross:cross for the block between two crossings.
             let ids = rest.split(separator: ":").compactMap { Int32($0) }
-            guard ids.count == 2, ids.allSatisfy({ $0 >= 0 && Int($0) < streets.count }) else { return nil }
-            return intersectionMatch(ids[0], ids[1], penalty: 0, notes: ["the intersection of the key"], ParsedAddress())
+            guard (2...3).contains(ids.count), ids.allSatisfy({ $0 >= 0 && Int($0) < streets.count }),
+                  let first = intersectionMatch(ids[0], ids[1], penalty: 0, notes: ["the intersection of the key"], ParsedAddress())
+            else { return nil }
+            guard ids.count == 3 else { return first }
+            return intersectionMatch(ids[0], ids[2], penalty: 0, notes: [], ParsedAddress())
+                .flatMap { blockMatch(first, $0, street: ids[0], ids[1], ids[2], ParsedAddress()) }
         case "i", "e", "b":
             // street:number:from:to — the two known addresses the number was placed from (interpolated
             // between; extrapolated beyond the first, away from the second; "b": so within its block).
@@ -248,7 +253,10 @@ extension AddressSearch {
     func geocode(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
         var q = q
         if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
-        if let cross = q.crossStreet { return intersections(q.street, cross, q) }
+        if let cross = q.crossStreet {
+            if let to = q.crossStreetTo { return blocks(q.street, between: cross, and: to, q) }
+            return intersections(q.street, cross, q)
+        }
         if q.street.isEmpty {
             return areaOnly(q, rawText: rawText)
         }
@@ -845,6 +853,57 @@ extension AddressSearch {
             }
         }
         return out
+    }
+
+    /// Crossings further apart than this (metres) are not the two ends of one block: a street
+    /// that meets a cross street twice, or the names of another stretch.
+    static let blockSpan = 1000.0
+
+    /// A place along a street between two of its crossings, as stop and field lists write it
+    /// ("SE Division St between SE 82nd Ave and SE 84th Ave"): midway between the two crossings of
+    /// the same street, each found as `intersectionMatch` finds one.
+    func blocks(_ street: [String], between a: [String], and b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
+        let (streetMatches, firstCrosses) = crossingStreets(street, a), secondCrosses = crossingStreets(street, b).1
+        // Each crossing is found without the region; the block is judged by the end in it (a ZIP
+        // boundary may run down the street between them).
+        var anywhere = q
+        (anywhere.city, anywhere.state, anywhere.postcode) = (nil, nil, nil)
+        var out: [ScoredMatch] = []
+        for (s, ps, ns) in streetMatches.sorted(by: { $0.1 < $1.1 }).prefix(4) {
+            func ends(_ crosses: [(Int32, Double, [String])]) -> [(match: ScoredMatch, cross: Int32)] {
+                crosses.sorted { $0.1 < $1.1 }.prefix(4).compactMap { c, pc, nc in
+                    c == s ? nil : intersectionMatch(s, c, penalty: ps + pc, notes: ns + nc, anywhere).map { ($0, c) }
+                }
+            }
+            let second = ends(secondCrosses)
+            for one in ends(firstCrosses) {
+                for other in second where other.cross != one.cross {
+                    if let m = blockMatch(one.match, other.match, street: s, one.cross, other.cross, q) { out.append(m) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The middle of the block of `street` between its crossings `first` (with `c1`) and `second`
+    /// (with `c2`), found without the region: scored as the worse of them, less what the end
+    /// nearer the region `q` names loses, and named by the first end's place whatever the region
+    /// (as its key, which names no region, is); nil when they are not one block's ends.
+    func blockMatch(_ first: ScoredMatch, _ second: ScoredMatch, street s: Int32, _ c1: Int32, _ c2: Int32,
+                    _ q: ParsedAddress) -> ScoredMatch? {
+        let apart = first.location.metres(to: second.location)
+        guard apart <= Self.blockSpan else { return nil }
+        let regions = [first, second].map { regionPenalty(q, place: $0.place) }
+        let inRegion = regions[1].0 < regions[0].0 ? 1 : 0
+        var m = first
+        m.location = GeoPoint(x: (first.location.x + second.location.x) / 2, y: (first.location.y + second.location.y) / 2)
+        m.score = max(0, min(first.score, second.score) - regions[inRegion].0)
+        m.key = "x\(s):\(c1):\(c2)"
+        let display = addresses.streetDisplay, full = addresses.streets
+        m.components.street = "\(display[Int(s)]) between \(display[Int(c1)]) & \(display[Int(c2)])"
+        m.components.streetFull = "\(full[Int(s)]) between \(full[Int(c1)]) & \(full[Int(c2)])"
+        m.notes = first.notes + second.notes.suffix(1) + regions[inRegion].1 + ["midway between the crossings, \(Int(apart.rounded())) m apart"]
+        return m
     }
 
     /// Where streets `sa` and `sb` meet: between their nearest two address points where those
