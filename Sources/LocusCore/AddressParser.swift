@@ -87,6 +87,9 @@ public struct AddressParser: Sendable {
         citiesByLastWord = Dictionary(grouping: self.knownCities) { $0.last ?? "" }
     }
 
+    /// Words that join the two streets of a crossing.
+    static let crossingWords: Set<String> = ["&", "@", "and", "at"]
+
     /// Words that say a place lies along a street between two crossings.
     static let betweenWords: Set<String> = ["between", "btwn", "betw", "btw"]
 
@@ -112,7 +115,7 @@ public struct AddressParser: Sendable {
         Self.peelPostOfficeBox(&tokens, into: &result)
 
         // An intersection: split on "&", "@", "and", "at" between two non-empty parts.
-        if let i = tokens.firstIndex(where: { $0 == "&" || $0 == "@" || $0 == "and" || $0 == "at" }), i > 0, i < tokens.count - 1 {
+        if let i = tokens.firstIndex(where: Self.crossingWords.contains), i > 0, i < tokens.count - 1 {
             var first = Array(tokens[..<i])
             var second = Array(tokens[(i + 1)...])
             // "NE 34th & Killingsworth, Portland OR": after a comma that ends the second street
@@ -422,7 +425,7 @@ public struct AddressParser: Sendable {
         guard slashes.count == 1, let s = slashes.first else { return nil }
         let left = String(chars[..<s]), right = String(chars[(s + 1)...])
         let all = AddressText.rawTokens(text)
-        guard !all.contains(where: { $0 == "&" || $0 == "@" || $0 == "and" || $0 == "at" }) else { return nil }
+        guard !all.contains(where: crossingWords.contains) else { return nil }
         let leftStreet = AddressText.rawTokens(left.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
         let rightStreet = AddressText.rawTokens(right.prefix { $0 != "," })
         func namesAStreet(_ t: [String]) -> Bool {

@@ -612,6 +612,8 @@ extension AddressSearch {
     /// neighbour within an interpolation's span: no line could be read from it, and the number fell
     /// to the street alone, or to a town's street of the name.
     static let strayEndPoints = 2
+    /// Metres per number beyond which no street's numbers run (US grids run about 0.3–2).
+    static let fastestPace = 3.0
 
     /// The number extrapolated from the end of the known numbers nearest it (`members[end]`, the
     /// line read from the numbers further on by `step`); when no line can be read there and that
@@ -628,13 +630,12 @@ extension AddressSearch {
                 return extrapolated(from: members[anchor], line: line, number: number, street: street, q: q, penalty: penalty,
                                     notes: notes)
             }
-            // A stray: further from the next known number than any street's numbers run apart
-            // (3 m a number, the fastest `extrapolated` allows).
+            // A stray: further from the next known number than any street's numbers run apart.
             let next = anchor + step
             guard next >= 0, next < members.count else { return nil }
             let a = points[Int(members[anchor])], b = points[Int(members[next])]
             let apart = GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: b.lon, y: b.lat))
-            guard apart > Self.interpolationSpan, apart > 3 * Double(abs(Int(a.number) - Int(b.number))) else { return nil }
+            guard apart > Self.interpolationSpan, apart > Self.fastestPace * Double(abs(Int(a.number) - Int(b.number))) else { return nil }
             anchor = next
         }
         return nil
@@ -734,7 +735,7 @@ extension AddressSearch {
         // (US grids run about 0.3–2 m per number).
         guard (number.value - Int(a.number)).signum() == (Int(a.number) - Int(r.number)).signum() else { return nil }
         let rate = (line.east * line.east + line.north * line.north).squareRoot()
-        guard (0.1...3).contains(rate) else { return nil }
+        guard (0.1...Self.fastestPace).contains(rate) else { return nil }
         let beyond = Double(number.value - Int(a.number))
         let distance = abs(beyond) * rate
         guard distance <= Self.extrapolationReach else { return nil }
