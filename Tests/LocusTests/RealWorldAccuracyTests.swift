@@ -235,6 +235,38 @@ import Testing
         #expect(abs(dx - east * 16) < 0.5 && abs(dy - north * 16) < 0.5, "offset \(dx), \(dy)")
     }
 
+    /// Two streets that meet in more than one place: each crossing is a candidate, the one in the
+    /// town named first, and a stray address of one street makes none where the streets really
+    /// meet in its town. Was: only the closest pair of the two streets' points anywhere — Fairview's
+    /// Main St & 3rd St for Oregon City's, and NE Glisan St at NE 160th Ave (where one address of
+    /// NE 60th Ave lies, 8 km from its street) for NE Glisan St & NE 60th Ave.
+    @Test func everyCrossingOfTwoStreetsIsACandidate() throws {
+        let glisan = try expectTop("NE Glisan St & NE 60th Ave", "NE Glisan St & NE 60th Ave, Portland, OR 97213", .intersection)
+        // NE 60th Ave's addresses either side of NE Glisan St stand at 420 and 524, at −122.6020.
+        #expect(GeoPoint(x: glisan.location.x, y: glisan.location.y).metres(to: GeoPoint(x: -122.6020, y: 45.5265)) < 100)
+        let town = try expectTop("Main St & 3rd St, Oregon City", "Main St & 3rd St, Oregon City, OR 97045", .intersection)
+        let all = try locator.geocode(GeocodeRequest(.text("Main St & 3rd St"))).candidates
+        #expect(Set(all.map(\.address)).isSuperset(of: [town.address, "Main St & 3rd St, Fairview, OR 97024"]))
+        // Each crossing's key gives that crossing back.
+        for c in all + [glisan, town] {
+            let back = try #require(try locator.geocode(GeocodeRequest(.key(c.key))).candidates.first, "\(c.key)")
+            #expect(back.address == c.address && back.location.x == c.location.x && back.location.y == c.location.y, "\(c.key)")
+        }
+    }
+
+    /// An intersection key is street numbers, and the address point of a crossing other than the
+    /// first: every part a number. Was: "x1:b:2" read as "x1:2".
+    @Test func aForgedIntersectionKeyIsNoKey() throws {
+        let key = try #require(try locator.geocode(GeocodeRequest(.text("SE 82nd Ave & SE Division St"))).candidates.first).key
+        #expect(try locator.geocode(GeocodeRequest(.key(key))).candidates.count == 1)
+        let ids = key.dropFirst().split(separator: ":")
+        try #require(ids.count == 2)
+        let (a, b) = (ids[0], ids[1])
+        for forged in ["x\(a):b:\(b)", "x\(a):\(b):", "x\(a)::\(b)", "x\(a):\(b)@", "x\(a):\(b)@b", "x\(a):\(b)@0", "x\(a):\(b)@1@2"] {
+            #expect(try locator.geocode(GeocodeRequest(.key(forged))).candidates.isEmpty, "\(forged)")
+        }
+    }
+
     /// A key handed out for an interpolated or extrapolated answer gives that answer back.
     /// Portland's leading-zero addresses are kept as written, each its own point: 017 and 17 SW
     /// Whitaker St stand either side of the zero line (they were one number, printed "17").

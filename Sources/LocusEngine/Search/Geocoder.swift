@@ -182,14 +182,20 @@ extension AddressSearch {
             guard let i = Int(rest), i >= 0, i < cities.count else { return nil }
             return areaMatch(cities[i], type: .locality, key: key, score: 100, notes: ["the suggested city"])
         case "x":
-            // street:cross, or street:cross:cross for the block between two crossings.
-            let ids = rest.split(separator: ":").compactMap { Int32($0) }
-            guard (2...3).contains(ids.count), ids.allSatisfy({ $0 >= 0 && Int($0) < streets.count }),
-                  let first = intersectionMatch(ids[0], ids[1], penalty: 0, notes: ["the intersection of the key"], ParsedAddress())
-            else { return nil }
+            // street:cross, or street:cross:cross for the block between two crossings; "@point" for
+            // a crossing other than the first (`intersectionMatches`). Every part a number.
+            let at = rest.split(separator: "@", omittingEmptySubsequences: false)
+            let fields = at[0].split(separator: ":", omittingEmptySubsequences: false)
+            let ids = fields.compactMap { Int32($0) }
+            let anchor = at.count == 2 ? Int32(at[1]) : nil
+            guard at.count <= 2, at.count == 1 || anchor != nil, ids.count == fields.count, (2...3).contains(ids.count),
+                  ids.allSatisfy({ $0 >= 0 && Int($0) < streets.count }) else { return nil }
+            let firstKey = "x\(ids[0]):\(ids[1])" + (anchor.map { "@\($0)" } ?? "")
+            guard let first = intersectionMatches(ids[0], ids[1], penalty: 0, notes: ["the intersection of the key"], ParsedAddress())
+                .first(where: { $0.key == firstKey }) else { return nil }
             guard ids.count == 3 else { return first }
-            return intersectionMatch(ids[0], ids[2], penalty: 0, notes: [], ParsedAddress())
-                .flatMap { blockMatch(first, $0, street: ids[0], ids[1], ids[2], ParsedAddress()) }
+            return blockMatch(first, among: intersectionMatches(ids[0], ids[2], penalty: 0, notes: [], ParsedAddress()),
+                              street: ids[0], ids[1], ids[2], ParsedAddress())
         case "i", "e", "b":
             // street:number:from:to — the two known addresses the number was placed from (interpolated
             // between; extrapolated beyond the first, away from the second; "b": so within its block).
@@ -850,7 +856,7 @@ extension AddressSearch {
         var out: [ScoredMatch] = []
         for (sa, pa, na) in first {
             for (sb, pb, nb) in second where sa != sb {
-                if let m = intersectionMatch(sa, sb, penalty: pa + pb, notes: na + nb, q) { out.append(m) }
+                out += intersectionMatches(sa, sb, penalty: pa + pb, notes: na + nb, q)
             }
         }
         return out
@@ -862,7 +868,7 @@ extension AddressSearch {
 
     /// A place along a street between two of its crossings, as stop and field lists write it
     /// ("SE Division St between SE 82nd Ave and SE 84th Ave"): midway between the two crossings of
-    /// the same street, each found as `intersectionMatch` finds one.
+    /// the same street, each found as `intersectionMatches` finds them.
     func blocks(_ street: [String], between a: [String], and b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
         let (streetMatches, firstCrosses) = crossingStreets(street, a), secondCrosses = crossingStreets(street, b).1
         // Each crossing is found without the region; the block is judged by the end in it (a ZIP
@@ -871,27 +877,30 @@ extension AddressSearch {
         (anywhere.city, anywhere.state, anywhere.postcode) = (nil, nil, nil)
         var out: [ScoredMatch] = []
         for (s, ps, ns) in streetMatches.sorted(by: { $0.1 < $1.1 }).prefix(4) {
-            func ends(_ crosses: [(Int32, Double, [String])]) -> [(match: ScoredMatch, cross: Int32)] {
+            func ends(_ crosses: [(Int32, Double, [String])]) -> [(matches: [ScoredMatch], cross: Int32)] {
                 crosses.sorted { $0.1 < $1.1 }.prefix(4).compactMap { c, pc, nc in
-                    c == s ? nil : intersectionMatch(s, c, penalty: ps + pc, notes: ns + nc, anywhere).map { ($0, c) }
+                    c == s ? nil : (intersectionMatches(s, c, penalty: ps + pc, notes: ns + nc, anywhere), c)
                 }
             }
             let second = ends(secondCrosses)
             for one in ends(firstCrosses) {
                 for other in second where other.cross != one.cross {
-                    if let m = blockMatch(one.match, other.match, street: s, one.cross, other.cross, q) { out.append(m) }
+                    out += one.matches.compactMap { blockMatch($0, among: other.matches, street: s, one.cross, other.cross, q) }
                 }
             }
         }
         return out
     }
 
-    /// The middle of the block of `street` between its crossings `first` (with `c1`) and `second`
-    /// (with `c2`), found without the region: scored as the worse of them, less what the end
-    /// nearer the region `q` names loses, and named by the first end's place whatever the region
-    /// (as its key, which names no region, is); nil when they are not one block's ends.
-    func blockMatch(_ first: ScoredMatch, _ second: ScoredMatch, street s: Int32, _ c1: Int32, _ c2: Int32,
+    /// The middle of the block of `street` between its crossing `first` (with `c1`) and the
+    /// nearest of its crossings `seconds` (with `c2`), found without the region: scored as the
+    /// worse of them, less what the end nearer the region `q` names loses, and named by the first
+    /// end's place whatever the region (as its key, the first crossing's with `c2` added, which
+    /// names no region, is); nil when they are not one block's ends.
+    func blockMatch(_ first: ScoredMatch, among seconds: [ScoredMatch], street s: Int32, _ c1: Int32, _ c2: Int32,
                     _ q: ParsedAddress) -> ScoredMatch? {
+        guard let second = seconds.min(by: { first.location.metres(to: $0.location) < first.location.metres(to: $1.location) })
+        else { return nil }
         let apart = first.location.metres(to: second.location)
         guard apart <= Self.blockSpan else { return nil }
         let regions = [first, second].map { regionPenalty(q, place: $0.place) }
@@ -899,7 +908,7 @@ extension AddressSearch {
         var m = first
         m.location = GeoPoint(x: (first.location.x + second.location.x) / 2, y: (first.location.y + second.location.y) / 2)
         m.score = max(0, min(first.score, second.score) - regions[inRegion].0)
-        m.key = "x\(s):\(c1):\(c2)"
+        m.key = "x\(s):\(c1):\(c2)" + (first.key.firstIndex(of: "@").map { String(first.key[$0...]) } ?? "")
         let display = addresses.streetDisplay, full = addresses.streets
         m.components.street = "\(display[Int(s)]) between \(display[Int(c1)]) & \(display[Int(c2)])"
         m.components.streetFull = "\(full[Int(s)]) between \(full[Int(c1)]) & \(full[Int(c2)])"
@@ -907,22 +916,47 @@ extension AddressSearch {
         return m
     }
 
-    /// Where streets `sa` and `sb` meet: between their nearest two address points where those
-    /// are within 120 m (at the crossing of the streets' lines, if near); where they are further
-    /// apart (up to 300 m: corner lots without address points, a park at the corner), at the
-    /// crossing of the lines fitted to each street's points near the other street, if it lies
-    /// between them. Nil otherwise.
+    /// Metres apart beyond which two places where the same two streets meet are two crossings
+    /// (the Main St & 2nd Ave of two towns, a street that loops back), not one.
+    static let crossingSeparation = 1000.0
+    /// Crossings of one pair of streets given at most.
+    static let crossingsPerPair = 8
+
+    /// Every place where streets `sa` and `sb` meet (`crossings`), nearest pair of points first,
+    /// each found as `intersectionMatch` finds one. The first is keyed `x<sa>:<sb>`, the others
+    /// `x<sa>:<sb>@<point>` with the point of `sa` they were found at. A second crossing in the
+    /// town of a first must be one by the streets' own lines too: two streets that run side by
+    /// side (a block apart) come near each other all along, and meet nowhere.
+    func intersectionMatches(_ sa: Int32, _ sb: Int32, penalty: Double, notes: [String], _ q: ParsedAddress) -> [ScoredMatch] {
+        let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
+        guard !la.isEmpty, !lb.isEmpty else { return [] }
+        let s = LocalMetricScale(latitude: addresses.points.lat(Int(la[la.startIndex])))
+        var out: [ScoredMatch] = []
+        var towns: Set<Int32> = []
+        for (k, c) in crossings(la, lb, scale: s).enumerated() {
+            let town = locality(ofAddress: c.a)
+            guard let m = intersectionMatch(sa, sb, at: c, la, lb, scale: s, penalty: penalty, notes: notes, q,
+                                            key: k == 0 ? "x\(sa):\(sb)" : "x\(sa):\(sb)@\(c.a)",
+                                            onTheLinesOnly: towns.contains(town)) else { continue }
+            towns.insert(town)
+            out.append(m)
+        }
+        return out
+    }
+
+    /// Where streets `sa` and `sb` meet at the pair of address points `c`: between the two where
+    /// they are within 120 m (at the crossing of the streets' lines, if near); where they are
+    /// further apart (up to 300 m: corner lots without address points, a park at the corner), at
+    /// the crossing of the lines fitted to each street's points near the other street, if it lies
+    /// between them. With `onTheLinesOnly`, only where those lines cross. Nil otherwise.
     /// Measured on the dev street trees' corners ("SWC/ QUIMBY & NW 21ST AVE"), within 75 m: the
     /// 120 m rule alone 29.02 %, with the fitted crossings 30.95 %.
-    func intersectionMatch(_ sa: Int32, _ sb: Int32, penalty: Double, notes: [String], _ q: ParsedAddress) -> ScoredMatch? {
+    func intersectionMatch(_ sa: Int32, _ sb: Int32, at c: Crossing, _ la: Slice<StoredIDs>, _ lb: Slice<StoredIDs>,
+                           scale s: LocalMetricScale, penalty: Double, notes: [String], _ q: ParsedAddress, key: String,
+                           onTheLinesOnly: Bool) -> ScoredMatch? {
         let points = addresses.points
-        let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
-        guard !la.isEmpty, !lb.isEmpty else { return nil }
-        let s = LocalMetricScale(latitude: points.lat(Int(la[la.startIndex])))
-        guard let (bi, bj, bd) = Self.closestPair(la, lb, points: points, scale: s, within: Self.crossingGap) else { return nil }
-        let best = (bi, bj, bd)
-        let gap = best.2.squareRoot()
-        let pi = points[Int(best.0)], pj = points[Int(best.1)]
+        let gap = c.squaredGap.squareRoot()
+        let pi = points[Int(c.a)], pj = points[Int(c.b)]
         var location = GeoPoint(x: (pi.lon + pj.lon) / 2, y: (pi.lat + pj.lat) / 2)
         var cost = 0.0
         var how = "streets meet within \(Int(gap)) m"
@@ -930,7 +964,11 @@ extension AddressSearch {
         func metres(_ a: GeoPoint, _ b: GeoPoint) -> Double { hypot((a.x - b.x) * s.metresPerDegreeX, (a.y - b.y) * s.metresPerDegreeY) }
         if gap <= 120 {
             // Corner houses stand back from the corner.
-            if let crossing, metres(crossing, location) < 60 { location = crossing }
+            if let crossing, metres(crossing, location) < 60 {
+                location = crossing
+            } else if onTheLinesOnly {
+                return nil
+            }
         } else {
             // Further apart, only where the streets' own lines say they cross between them.
             guard let crossing, metres(crossing, GeoPoint(x: pi.lon, y: pi.lat)) <= gap + 20,
@@ -953,49 +991,81 @@ extension AddressSearch {
                                            streetFull: "\(addresses.streets[Int(sa)]) & \(addresses.streets[Int(sb)])",
                                            city: place.city, state: place.state, postcode: place.postcode)
         return ScoredMatch(score: max(0, 100 - penalty - rp - cost), matchType: .intersection, location: location,
-                           key: "x\(sa):\(sb)", notes: notes + rn + [how],
+                           key: key, notes: notes + rn + [how],
                            components: components, place: Int32(pi.place))
     }
 
-    /// The closest pair of a point of `a` and a point of `b`, if within `reach` metres (squared
-    /// distance); among equally close pairs, the first of `a`, then of `b`.
+    /// The locality (city and state) an address point lies in; -1 for none.
+    func locality(ofAddress i: Int32) -> Int32 {
+        let place = Int(addresses.points[Int(i)].place)
+        return place < placeLocality.count ? placeLocality[place] : -1
+    }
+
+    /// Where the address points of streets `a` and `b` come within `crossingGap` of each other:
+    /// the closest pair of each such place, closest first, at most `crossingsPerPair`; a pair
+    /// within `crossingSeparation` of a closer one is the same place. A pair with a stray point
+    /// (no other number of its street within `crossingGap`) counts only where no pair of real
+    /// stretches of both streets meets in its town: one address of NE 60th Ave, Portland, lies on
+    /// NE Glisan St at NE 160th, 8 km from its street, and was the closest pair of "NE Glisan St &
+    /// NE 60th Ave"; a street of a single house in a town of its own still meets its cross street.
     ///
-    /// `b`'s points are put in cells `reach` wide, and each point of `a` looks in its cell and
+    /// `b`'s points are put in cells `crossingGap` wide, and each point of `a` looks in its cell and
     /// the eight around it: a pair within reach lies in neighbouring cells. Every pair compared
     /// was O(a·b): a street name in thirty cities has thirty times the points on each side, nine
     /// hundred times the pairs (and 14 ms for two long streets of Portland alone, over the 10 ms a
     /// request may take: `scripts/fuzz`, "NE 37th Ave & NE Killingsworth St").
-    static func closestPair(_ a: Slice<StoredIDs>, _ b: Slice<StoredIDs>, points: PointTable, scale s: LocalMetricScale,
-                            within reach: Double) -> (Int32, Int32, Double)? {
-        // Coordinates as stored; a damaged one (NaN, huge) is in no cell and meets nothing.
-        @inline(__always) func cell(_ x: Double, _ y: Double) -> (Int, Int)? {
-            let cx = (x / reach).rounded(.down), cy = (y / reach).rounded(.down)
-            guard abs(cx) < 1e9, abs(cy) < 1e9 else { return nil }
-            return (Int(cx), Int(cy))
-        }
-        var cells: [Int: [(k: Int, x: Double, y: Double)]] = [:]
-        for (k, j) in b.enumerated() {
-            let x = points.lon(Int(j)) * s.metresPerDegreeX, y = points.lat(Int(j)) * s.metresPerDegreeY
-            guard let (cx, cy) = cell(x, y) else { continue }
-            cells[cx &* 2_000_000_003 &+ cy, default: []].append((k, x, y))
-        }
-        var best: (i: Int, k: Int, d: Double)?
-        for (i, p) in a.enumerated() {
-            let px = points.lon(Int(p)) * s.metresPerDegreeX, py = points.lat(Int(p)) * s.metresPerDegreeY
-            guard let (cx, cy) = cell(px, py) else { continue }
-            for dx in -1...1 {
-                for dy in -1...1 {
-                    for r in cells[(cx + dx) &* 2_000_000_003 &+ (cy + dy)] ?? [] {
-                        let ex = px - r.x, ey = py - r.y
-                        let d = ex * ex + ey * ey
-                        if let b = best, !(d < b.d || (d == b.d && i == b.i && r.k < b.k)) { continue }
-                        best = (i, r.k, d)
-                    }
-                }
+    func crossings(_ a: Slice<StoredIDs>, _ b: Slice<StoredIDs>, scale s: LocalMetricScale) -> [Crossing] {
+        let points = addresses.points
+        let reach = Self.crossingGap
+        // `b`'s cells find each point of `a` its nearest. `a`'s stray points are told by going
+        // through its list for the few pairs that are checked (cells for `a` too cost a quarter
+        // more per crossing query, `locus enrich` of 3,000 of them).
+        let cellsB = StreetPointCells(b, points: points, scale: s, size: reach)
+        func goesOn(_ id: Int32) -> Bool {
+            guard let p = cellsB.position(of: id) else { return false }
+            let number = points.number(Int(id))
+            return a.contains { o in
+                guard points.number(Int(o)) != number, let q = cellsB.position(of: o) else { return false }
+                return (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) <= reach * reach
             }
         }
-        guard let best, best.d <= reach * reach else { return nil }
-        return (a[a.startIndex + best.i], b[b.startIndex + best.k], best.d)
+        // Each point of `a` with its nearest point of `b` in reach; among equally near, the first.
+        var pairs: [(i: Int, k: Int, d: Double)] = []
+        for i in a.indices {
+            guard let p = cellsB.position(of: a[i]) else { continue }
+            var nearest: (k: Int, d: Double)?
+            cellsB.forEachNear(p) { k, d in
+                if let n = nearest, !(d < n.d || (d == n.d && k < n.k)) { return }
+                nearest = (k, d)
+            }
+            if let nearest, nearest.d <= reach * reach { pairs.append((i, nearest.k, nearest.d)) }
+        }
+        // Closest first; the sort is stable, so equal pairs keep the order of `a`.
+        let order = pairs.indices.sorted { (pairs[$0].d, $0) < (pairs[$1].d, $1) }
+        var found: [Crossing] = [], strays: [Crossing] = []
+        let apart = Self.crossingSeparation * Self.crossingSeparation
+        func near(_ c: Crossing, _ list: [Crossing]) -> Bool {
+            guard let p = cellsB.position(of: c.a) else { return true }
+            return list.contains { o in
+                guard let q = cellsB.position(of: o.a) else { return false }
+                let dx = p.x - q.x, dy = p.y - q.y
+                return dx * dx + dy * dy < apart
+            }
+        }
+        for o in order where found.count < Self.crossingsPerPair {
+            let c = Crossing(a: a[pairs[o].i], b: b[pairs[o].k], squaredGap: pairs[o].d)
+            if near(c, found) { continue }
+            if cellsB.hasOtherNumber(near: c.b, within: reach), goesOn(c.a) {
+                found.append(c)
+            } else if !near(c, strays), strays.count < Self.crossingsPerPair {
+                strays.append(c)
+            }
+        }
+        let towns = Set(found.map { locality(ofAddress: $0.a) })
+        for c in strays where found.count < Self.crossingsPerPair && !towns.contains(locality(ofAddress: c.a)) && !near(c, found) {
+            found.append(c)
+        }
+        return found.enumerated().sorted { ($0.element.squaredGap, $0.offset) < ($1.element.squaredGap, $1.offset) }.map(\.element)
     }
 
     /// The compass quadrant a corner qualifier names ("nec", "sw cor", "northwest corner"), as
