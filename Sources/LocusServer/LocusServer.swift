@@ -235,9 +235,14 @@ public final class LocusServer: Service, Sendable {
         var bound = address
         if case .tcp(let host, _) = address, let port = channel.localAddress?.port { bound = .tcp(host: host, port: port) }
         let done = group.next().makePromise(of: Void.self)
-        state.withLockedValue {
-            $0.listeners.append((channel, quiesce, done))
-            $0.bound.append(bound)
+        let stopping = state.withLockedValue { s -> Bool in
+            s.listeners.append((channel, quiesce, done))
+            s.bound.append(bound)
+            return s.shutdownStarted
         }
+        // A shutdown asked for while this listener was being bound (SIGTERM at start, a service
+        // group stopping at once; the socket answers as soon as it is bound) found no listener to
+        // quiesce, and `run` would wait for this one for ever.
+        if stopping { quiesce.initiateShutdown(promise: done) }
     }
 }

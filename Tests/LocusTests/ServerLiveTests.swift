@@ -4,6 +4,9 @@ import LocusEngine
 import LocusProtocol
 import LocusServer
 import LocusWire
+import Logging
+import NIOConcurrencyHelpers
+import NIOPosix
 import Testing
 
 /// The server on real sockets: every op on both transports, every error code a client can cause,
@@ -232,6 +235,28 @@ import Testing
         let lines = try await raw.lines(atLeast: 101)
         #expect(lines.count == 101)
         #expect(await raw.isClosed)
+    }
+
+    /// A shutdown asked for before the server is up (SIGTERM at start, a service group that stops
+    /// at once) stops it once it is: `run` returns. Was: each listener bound after the shutdown
+    /// was never quiesced, and `run` waited for it for ever (one test run hung so, a stop racing
+    /// the start of a server whose socket already answered).
+    @Test func aShutdownBeforeTheServerIsUpStopsIt() async throws {
+        var config = ServerConfiguration()
+        config.listen = [.tcp(host: "127.0.0.1", port: 0), .unix(path: TestSupport.temporaryDirectory().appendingPathComponent("early.sock").path)]
+        config.reloadOnHangup = false
+        let server = LocusServer(configuration: config, index: ServingIndex(index: try TestSupport.fixture()),
+                                 logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }), group: MultiThreadedEventLoopGroup.singleton)
+        server.shutdown()
+        let returned = NIOLockedValueBox(false)
+        let run = Task {
+            try await server.run()
+            returned.withLockedValue { $0 = true }
+        }
+        for _ in 0..<200 where !returned.withLockedValue({ $0 }) { try await Task.sleep(for: .milliseconds(50)) }
+        // Left running (a test that hangs stops the whole run) when it did not return.
+        #expect(returned.withLockedValue { $0 }, "run() has not returned 10 s after a shutdown asked for before it")
+        if returned.withLockedValue({ $0 }) { try await run.value }
     }
 
     @Test func listeningBeyondLoopbackNeedsATokenOrAnExplicitFlag() {
