@@ -1040,7 +1040,7 @@ extension AddressSearch {
             }
             if let nearest, nearest.d <= reach * reach { pairs.append((i, nearest.k, nearest.d)) }
         }
-        // Closest first; the sort is stable, so equal pairs keep the order of `a`.
+        // Closest first; equal pairs in the order of `a`.
         let order = pairs.indices.sorted { (pairs[$0].d, $0) < (pairs[$1].d, $1) }
         var found: [Crossing] = [], strays: [Crossing] = []
         let apart = Self.crossingSeparation * Self.crossingSeparation
@@ -1052,9 +1052,13 @@ extension AddressSearch {
                 return dx * dx + dy * dy < apart
             }
         }
-        for o in order where found.count < Self.crossingsPerPair {
+        // Each pair checked for strays costs a look along `a`: two long streets that run side by
+        // side, their houses far apart, would have every pair checked.
+        var checked = 0
+        for o in order where found.count < Self.crossingsPerPair && checked < Self.crossingsPerPair * 4 {
             let c = Crossing(a: a[pairs[o].i], b: b[pairs[o].k], squaredGap: pairs[o].d)
             if near(c, found) { continue }
+            checked += 1
             if cellsB.hasOtherNumber(near: c.b, within: reach), goesOn(c.a) {
                 found.append(c)
             } else if !near(c, strays), strays.count < Self.crossingsPerPair {

@@ -2,7 +2,7 @@ import LocusCore
 
 /// A place where two streets meet: the closest pair of their address points there (`a` of the
 /// first street, `b` of the second) and the squared metres between them.
-struct Crossing: Equatable {
+struct Crossing {
     let a: Int32
     let b: Int32
     let squaredGap: Double
