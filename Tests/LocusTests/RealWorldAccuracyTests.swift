@@ -245,6 +245,8 @@ import Testing
         // NE 60th Ave's addresses either side of NE Glisan St stand at 420 and 524, at −122.6020.
         #expect(GeoPoint(x: glisan.location.x, y: glisan.location.y).metres(to: GeoPoint(x: -122.6020, y: 45.5265)) < 100)
         let town = try expectTop("Main St & 3rd St, Oregon City", "Main St & 3rd St, Oregon City, OR 97045", .intersection)
+        // Where the town's streets of the names do not meet, another town's crossing answers.
+        try expectTop("Main St & 2nd St, Gresham", "Main St & 2nd St, Fairview, OR 97024", .intersection)
         let all = try locator.geocode(GeocodeRequest(.text("Main St & 3rd St"))).candidates
         #expect(Set(all.map(\.address)).isSuperset(of: [town.address, "Main St & 3rd St, Fairview, OR 97024"]))
         // Each crossing's key gives that crossing back.
@@ -252,6 +254,20 @@ import Testing
             let back = try #require(try locator.geocode(GeocodeRequest(.key(c.key))).candidates.first, "\(c.key)")
             #expect(back.address == c.address && back.location.x == c.location.x && back.location.y == c.location.y, "\(c.key)")
         }
+    }
+
+    /// A crossing typed with one street's direction, or none, in a town whose streets have other
+    /// directions: the town's streets are tried, and a direction taken from the cross street
+    /// costs no more than none typed. Was: Estacada's NE Main St & NE 2nd Ave (four towns' streets
+    /// of the name, never Hillsboro's E Main St), and "E 2nd Ave" read against NE 2nd Ave at −25.
+    @Test(arguments: [
+        ("Main St & 2nd Ave, Hillsboro", 98.0),
+        ("E Main St & 2nd Ave, Hillsboro", 99.0),
+        ("Main St & 2nd Ave, Hillsboro OR 97123", 98.0),
+    ])
+    func aCrossingIsLookedForInTheTownNamed(_ text: String, _ score: Double) throws {
+        let top = try expectTop(text, "E Main St & NE 2nd Ave, Hillsboro, OR 97123", .intersection)
+        #expect(top.score >= score, "\(top.explain ?? [])")
     }
 
     /// An intersection key is street numbers, and the address point of a crossing other than the

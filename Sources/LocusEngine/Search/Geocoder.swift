@@ -524,17 +524,20 @@ extension AddressSearch {
     func consideredLocalities(ofStreet street: Int32, _ q: ParsedAddress) -> Set<Int32>? {
         let range = places(ofStreet: street)
         guard range.count > Self.streetPlaceCap else { return nil }
-        let city = q.city?.joined(separator: " ")
-        let zipLocalities = q.postcode.flatMap { localitiesByPostcode[$0] } ?? []
-        func named(_ k: Int) -> Bool {
-            let l = streetPlaces[k].locality
-            return zipLocalities.contains(l) || (city != nil && Int(l) < localityCityKeys.count && localityCityKeys[Int(l)] == city)
-        }
-        let chosen = range.map { (k: $0, named: named($0), count: streetPlaces[$0].count) }
+        let named = isNamed(by: q)
+        let chosen = range.map { (k: $0, named: named(streetPlaces[$0].locality), count: streetPlaces[$0].count) }
             .sorted { ($0.named ? 0 : 1, -$0.count, $0.k) < ($1.named ? 0 : 1, -$1.count, $1.k) }
             .prefix(Self.streetPlaceCap)
-        let named = chosen.filter(\.named)
-        return Set((named.isEmpty ? chosen[...] : named[...]).map { streetPlaces[$0.k].locality })
+        let inNamed = chosen.filter(\.named)
+        return Set((inNamed.isEmpty ? chosen[...] : inNamed[...]).map { streetPlaces[$0.k].locality })
+    }
+
+    /// Whether a locality is one the query's city or ZIP code names (none, when it names neither).
+    func isNamed(by q: ParsedAddress) -> (Int32) -> Bool {
+        let city = q.city?.joined(separator: " ")
+        let zipLocalities = q.postcode.flatMap { localitiesByPostcode[$0] } ?? []
+        let keys = localityCityKeys
+        return { l in zipLocalities.contains(l) || (city != nil && Int(l) < keys.count && keys[Int(l)] == city) }
     }
 
     /// Interpolation never spans more than this (metres): neighbours further apart are separate
@@ -851,8 +854,7 @@ extension AddressSearch {
     /// refined by intersecting lines fitted to each street's points near it.
     func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
         let (ma, mb) = crossingStreets(a, b)
-        let first = ma.sorted { $0.1 < $1.1 }.prefix(4)
-        let second = mb.sorted { $0.1 < $1.1 }.prefix(4)
+        let first = crossingCandidates(ma, q), second = crossingCandidates(mb, q)
         var out: [ScoredMatch] = []
         for (sa, pa, na) in first {
             for (sb, pb, nb) in second where sa != sb {
@@ -860,6 +862,22 @@ extension AddressSearch {
             }
         }
         return out
+    }
+
+    /// The streets of a crossing whose crossings are looked for: the four that could score best
+    /// (a street with no address in the city or ZIP code named answers at its penalty, −10),
+    /// and the two nearest the name wherever they are (a town's streets of the name may not meet
+    /// at all: "Main St & 2nd St, Gresham" is Fairview's, at 90), in the order of `matches` among
+    /// equals (a direction taken from the cross street first, see `crossingStreets`).
+    func crossingCandidates(_ matches: [(Int32, Double, [String])], _ q: ParsedAddress) -> [(Int32, Double, [String])] {
+        let byName = matches.indices.sorted { (matches[$0].1, $0) < (matches[$1].1, $1) }
+        guard q.city != nil || q.postcode != nil else { return byName.prefix(4).map { matches[$0] } }
+        let named = isNamed(by: q)
+        let away = matches.map { m in places(ofStreet: m.0).contains { named(streetPlaces[$0].locality) } ? 0.0 : 10.0 }
+        let bySure = matches.indices.sorted { (matches[$0].1 + away[$0], $0) < (matches[$1].1 + away[$1], $1) }
+        var chosen = Array(bySure.prefix(4))
+        for i in byName.prefix(2) where !chosen.contains(i) { chosen.append(i) }
+        return chosen.map { matches[$0] }
     }
 
     /// Crossings further apart than this (metres) are not the two ends of one block: a street
@@ -876,9 +894,9 @@ extension AddressSearch {
         var anywhere = q
         (anywhere.city, anywhere.state, anywhere.postcode) = (nil, nil, nil)
         var out: [ScoredMatch] = []
-        for (s, ps, ns) in streetMatches.sorted(by: { $0.1 < $1.1 }).prefix(4) {
+        for (s, ps, ns) in crossingCandidates(streetMatches, q) {
             func ends(_ crosses: [(Int32, Double, [String])]) -> [(matches: [ScoredMatch], cross: Int32)] {
-                crosses.sorted { $0.1 < $1.1 }.prefix(4).compactMap { c, pc, nc in
+                crossingCandidates(crosses, q).compactMap { c, pc, nc in
                     c == s ? nil : (intersectionMatches(s, c, penalty: ps + pc, notes: ns + nc, anywhere), c)
                 }
             }

@@ -121,7 +121,24 @@ extension AddressSearch {
             for d in directions.prefix(4) where x.first != d {
                 found += matchStreets([d] + x, memo: memo).map { ($0.0, $0.1, $0.2 + ["direction \(d) taken from the cross street"]) }
             }
-            return found.isEmpty ? mx : found
+            guard !found.isEmpty else { return mx }
+            // The direction taken is a guess that ranks its streets first, not a direction typed:
+            // each street keeps its reading as typed where that costs less ("E Main St & 2nd Ave":
+            // "E 2nd Ave" contradicts Hillsboro's NE 2nd Ave, −25, where "2nd Ave" only lacks its
+            // direction, −1), and streets of the name the guess misses stay ("Main St & 2nd Ave,
+            // Hillsboro" is E Main St's crossing, no direction of a 2nd Ave).
+            // The guessed readings come first, so that they go first among equals.
+            var best: [Int32: Int] = [:]
+            var out: [(match: (Int32, Double, [String]), guessed: Bool)] = []
+            for (m, guessed) in found.map({ ($0, true) }) + mx.map({ ($0, false) }) {
+                if let k = best[m.0] {
+                    if m.1 < out[k].match.1 { out[k] = (m, guessed) }
+                } else {
+                    best[m.0] = out.count
+                    out.append((m, guessed))
+                }
+            }
+            return out.filter(\.guessed).map(\.match) + out.filter { !$0.guessed }.map(\.match)
         }
         return (inheriting(a, ma, from: b, mb), inheriting(b, mb, from: a, ma))
     }
