@@ -23,8 +23,8 @@ struct StreetPointCells {
         self.scale = scale
         for k in list.indices {
             let i = Int(list[k])
-            guard let p = position(of: list[k]), let key = cell(p.x, p.y) else { continue }
-            cells[key, default: []].append((k, p.x, p.y, points.number(i)))
+            guard let p = position(of: list[k]), let c = cell(p.x, p.y) else { continue }
+            cells[Self.key(c.column, c.row), default: []].append((k, p.x, p.y, points.number(i)))
         }
     }
 
@@ -36,11 +36,14 @@ struct StreetPointCells {
         return (x, y)
     }
 
-    private func cell(_ x: Double, _ y: Double) -> Int? {
+    /// The cell a position lies in, by column and row; nil beyond any street's.
+    private func cell(_ x: Double, _ y: Double) -> (column: Int, row: Int)? {
         let cx = (x / size).rounded(.down), cy = (y / size).rounded(.down)
         guard abs(cx) < 1e9, abs(cy) < 1e9 else { return nil }
-        return Int(cx) &* 2_000_000_003 &+ Int(cy)
+        return (Int(cx), Int(cy))
     }
+
+    private static func key(_ column: Int, _ row: Int) -> Int { column &* 2_000_000_003 &+ row }
 
     /// Each point within a cell of `p` (some further than `size`), with its position in the list
     /// and its squared distance from `p`.
@@ -62,11 +65,10 @@ struct StreetPointCells {
     }
 
     private func forEachEntry(near p: (x: Double, y: Double), _ body: ((index: Int, x: Double, y: Double, number: Int32)) -> Void) {
-        let cx = (p.x / size).rounded(.down), cy = (p.y / size).rounded(.down)
-        guard abs(cx) < 1e9, abs(cy) < 1e9 else { return }
+        guard let c = cell(p.x, p.y) else { return }
         for dx in -1...1 {
             for dy in -1...1 {
-                for r in cells[(Int(cx) + dx) &* 2_000_000_003 &+ (Int(cy) + dy)] ?? [] { body(r) }
+                for r in cells[Self.key(c.column + dx, c.row + dy)] ?? [] { body(r) }
             }
         }
     }
