@@ -113,6 +113,15 @@ import Testing
                     near: GeoPoint(x: -122.681200, y: 45.504900), failureClass: "street only (points stop short of the district)"),
         ForwardCase(text: "1709 SE 3RD AVE", street: "SE 3rd Ave", city: "Portland", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.662904, y: 45.510500), failureClass: "another town (points stop short of the district)"),
+        // A street with a few addresses in the district, each a block or a kilometre from the
+        // next: its line is read from its numbers further on (was a line through the nearest few,
+        // 139 m off; and the street alone at 1220 in Portland, or Canby's house 29 km off).
+        ForwardCase(text: "519 NE BROADWAY", street: "NE Broadway", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.660541, y: 45.535464), failureClass: "too far (a few points in the district)"),
+        ForwardCase(text: "1120 SW 5th Ave, Portland, OR 97204", street: "SW 5th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.6794, y: 45.5158), within: 150, failureClass: "street only (one point in the district)"),
+        ForwardCase(text: "1120 SW 5th Ave", street: "SW 5th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.6794, y: 45.5158), within: 150, failureClass: "another town (one point in the district)"),
         // The known number nearest the one wanted is a stray point with no neighbour within an
         // interpolation's span (one of NE 11th Ave's lies 4 km off across the river): the line is
         // read from the next known numbers instead — was a house in Canby, 28 km off.
