@@ -265,6 +265,42 @@ import Testing
         }
     }
 
+    /// Streets whose address points stop short of each other (a corner lot without an address, a
+    /// district without points): where the lines of their numbers meet, scored below a crossing
+    /// of points. Positions: trees the city recorded at the corner. Was: no candidate for each.
+    @Test(arguments: [
+        ("NW 18th Ave & NW Thurman St", -122.689772, 45.535489),
+        ("SW 18th Ave & SW Morrison St", -122.689781, 45.522003),
+        ("SW Hamilton St & SW Terwilliger Blvd", -122.683278, 45.490953),
+        ("NE 1st Ave & NE Holladay St", -122.664153, 45.530160),
+    ])
+    func streetsMeetWhereTheirLinesDoBeyondTheirPoints(_ text: String, _ x: Double, _ y: Double) throws {
+        var request = GeocodeRequest(.text(text))
+        request.explain = true
+        let top = try #require(try locator.geocode(request).candidates.first, "no candidate")
+        #expect(top.matchType == .intersection && top.components.city == "Portland")
+        #expect(top.explain?.contains { $0.contains("beyond their addresses") } == true, "\(top.explain ?? [])")
+        #expect((80...86).contains(top.score), "\(top.score)")
+        let metres = GeoPoint(x: x, y: y).metres(to: GeoPoint(x: top.location.x, y: top.location.y))
+        #expect(metres <= 75, "\(top.address) is \(Int(metres)) m from the tree")
+        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
+        #expect(back.location.x == top.location.x && back.location.y == top.location.y)
+    }
+
+    /// Downtown Portland has a dozen address points: its crossings are found from the lines of the
+    /// streets' numbers before it, and a crossing elsewhere of streets of the names does not
+    /// outrank the city named. Was: no candidate; Beaverton's SW Broadway St & SW Main Ave.
+    @Test func aCrossingDowntownIsFoundFromTheStreetsLines() throws {
+        let fifth = try #require(try locator.geocode(GeocodeRequest(.text("SW 5th Ave & SW Morrison St, Portland"))).candidates.first)
+        #expect(fifth.address == "SW 5th Ave & SW Morrison St, Portland, OR 97204")
+        // Between SW 4th and 6th Ave, SW Alder and Yamhill St.
+        #expect((-122.6790 ... -122.6770).contains(fifth.location.x) && (45.5175 ... 45.5195).contains(fifth.location.y), "\(fifth.location)")
+        let broadway = try #require(try locator.geocode(GeocodeRequest(.text("SW Broadway & SW Main St"))).candidates.first)
+        #expect(broadway.address == "SW Broadway & SW Main St, Portland, OR 97201")
+        // Streets of Portland that do not meet stay without a candidate.
+        #expect(try locator.geocode(GeocodeRequest(.text("SE Division St & NE Sandy Blvd"))).candidates.isEmpty)
+    }
+
     /// A crossing typed with one street's direction, or none, in a town whose streets have other
     /// directions: the town's streets are tried, and a direction taken from the cross street
     /// costs no more than none typed. Was: Estacada's NE Main St & NE 2nd Ave (four towns' streets

@@ -972,8 +972,23 @@ extension AddressSearch {
             towns.insert(town)
             out.append(m)
         }
+        // Towns where both streets have points but none of them meet: where their lines do.
+        let placesB = places(ofStreet: sb), runsB = addressRuns(onStreet: sb)
+        for (ka, runA) in zip(places(ofStreet: sa), addressRuns(onStreet: sa)) where out.count < Self.crossingsPerPair {
+            let town = streetPlaces[ka].locality
+            guard !towns.contains(town), let kb = placesB.first(where: { streetPlaces[$0].locality == town }),
+                  let far = crossingBeyondPoints(Array(runA), Array(runsB[kb - placesB.lowerBound]), scale: s) else { continue }
+            let cost = min(Self.beyondPointsCost + far.metres / 200, Self.numberNotPlacedPenalty)
+            out.append(crossingMatch(sa, sb, at: far.location, town: far.a, cost: cost,
+                                     how: "where the streets' lines meet, \(Int(far.metres.rounded())) m beyond their addresses (−\(Int(cost.rounded())))",
+                                     scale: s, penalty: penalty, notes: notes, q, key: out.isEmpty ? "x\(sa):\(sb)" : "x\(sa):\(sb)@\(far.a)"))
+        }
         return out
     }
+
+    /// What a crossing found beyond both streets' points loses at the least (one more per 200 m
+    /// beyond, at most `numberNotPlacedPenalty`): as much as a number extrapolated along a street.
+    static let beyondPointsCost = 15.0
 
     /// Where streets `sa` and `sb` meet at the pair of address points `c`: between the two where
     /// they are within 120 m (at the crossing of the streets' lines, if near); where they are
@@ -1008,6 +1023,15 @@ extension AddressSearch {
             cost = 5
             how = "the streets' lines cross; their nearest addresses are \(Int(gap)) m apart (−5)"
         }
+        return crossingMatch(sa, sb, at: location, town: c.a, cost: cost, how: how, scale: s, penalty: penalty, notes: notes, q, key: key)
+    }
+
+    /// The answer for streets `sa` and `sb` meeting at `location`, in the town of address `town`:
+    /// moved to the lot at the corner the query names, if any.
+    func crossingMatch(_ sa: Int32, _ sb: Int32, at location: GeoPoint, town: Int32, cost: Double, how: String,
+                       scale s: LocalMetricScale, penalty: Double, notes: [String], _ q: ParsedAddress, key: String) -> ScoredMatch {
+        var location = location, how = how
+        let pi = addresses.points[Int(town)]
         if let corner = Self.cornerDirection(q.qualifier) {
             // "NEC/ ALBINA & N AINSWORTH": the lot at the crossing's north-east corner, whose trees
             // stand along both of its frontages.
