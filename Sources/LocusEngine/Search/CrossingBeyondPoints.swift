@@ -32,6 +32,13 @@ extension AddressSearch {
     func crossingBeyondPoints(_ ra: [Int32], _ rb: [Int32], scale s: LocalMetricScale)
         -> (location: GeoPoint, a: Int32, metres: Double)? {
         guard ra.count >= 2, rb.count >= 2 else { return nil }
+        // Streets more than two reaches apart everywhere meet nowhere near their points: told
+        // from their extents before any line is read (two long streets of many towns that do not
+        // meet had every end of each read in each town, a third more time per crossing query).
+        let ba = extent(ra, scale: s), bb = extent(rb, scale: s)
+        let reach = 2 * Self.beyondPointsReach
+        guard ba.minX - reach <= bb.maxX, bb.minX - reach <= ba.maxX, ba.minY - reach <= bb.maxY, bb.minY - reach <= ba.maxY
+        else { return nil }
         let ea = stretchEnds(ra, scale: s), eb = stretchEnds(rb, scale: s)
         var best: (location: GeoPoint, a: Int32, metres: Double)?
         // `p` is of the first street, `q` of the second.
@@ -46,6 +53,17 @@ extension AddressSearch {
         return best
     }
 
+    /// The box (metres east and north) a run's points lie in.
+    func extent(_ run: [Int32], scale s: LocalMetricScale) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        let points = addresses.points
+        var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+        for i in run {
+            let x = points.lon(Int(i)) * s.metresPerDegreeX, y = points.lat(Int(i)) * s.metresPerDegreeY
+            box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+        }
+        return box
+    }
+
     /// The ends of the stretches of a run of one street's numbers (in number order), each with
     /// the line its numbers run along there.
     func stretchEnds(_ run: [Int32], scale s: LocalMetricScale) -> [StretchEnd] {
@@ -54,13 +72,14 @@ extension AddressSearch {
             (points.lon(Int(run[k])) * s.metresPerDegreeX, points.lat(Int(run[k])) * s.metresPerDegreeY)
         }
         func number(_ k: Int) -> Double { Double(points.number(Int(run[k]))) }
-        var gaps: [(k: Int, metres: Double)] = []
+        var gaps: [(k: Int, squared: Double)] = []
+        let gap = Self.crossingGap * Self.crossingGap
         for k in run.indices.dropLast() {
             let p = position(k), q = position(k + 1)
-            let d = hypot(q.x - p.x, q.y - p.y)
-            if d > Self.crossingGap { gaps.append((k, d)) }
+            let d = (q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)
+            if d > gap { gaps.append((k, d)) }
         }
-        gaps = Array(gaps.sorted { ($0.metres, $1.k) > ($1.metres, $0.k) }.prefix(Self.stretchEndsPerRun))
+        gaps = Array(gaps.sorted { ($0.squared, $1.k) > ($1.squared, $0.k) }.prefix(Self.stretchEndsPerRun))
         // (index, the side its line is read from, room beyond)
         var ends: [(Int, Int, Double?)] = [(0, 1, number(0)), (run.count - 1, -1, nil)]
         for g in gaps {
@@ -82,11 +101,11 @@ extension AddressSearch {
         let points = addresses.points
         var nearest: (k: Int, d: Double)?
         for k in run.indices {
-            let x = points.lon(Int(run[k])) * s.metresPerDegreeX, y = points.lat(Int(run[k])) * s.metresPerDegreeY
-            let d = hypot(x - e.x, y - e.y)
+            let x = points.lon(Int(run[k])) * s.metresPerDegreeX - e.x, y = points.lat(Int(run[k])) * s.metresPerDegreeY - e.y
+            let d = x * x + y * y
             if d < nearest?.d ?? .infinity { nearest = (k, d) }
         }
-        guard let nearest, nearest.d <= Self.beyondPointsReach, nearest.k > 0, nearest.k < run.count - 1,
+        guard let nearest, nearest.d <= Self.beyondPointsReach * Self.beyondPointsReach, nearest.k > 0, nearest.k < run.count - 1,
               let line = [1, -1].lazy.compactMap({ self.extrapolationLine(run, anchor: nearest.k, step: $0) })
                   .first(where: { self.isLong($0, from: run[nearest.k], scale: s) })
         else { return nil }
