@@ -544,7 +544,9 @@ public struct AddressParser: Sendable {
             case "(", "[":
                 depth += 1
                 if depth == 1 { remark = "" } else { remark.append(c) }
-            case ")", "]" where depth > 0:
+            case ")" where depth > 0, "]" where depth > 0:
+                // A closing bracket with none open is text (a smiley, a typo), not the end of a
+                // remark: it made the count negative, and the remark after it was kept.
                 depth -= 1
                 if depth == 0 { aside.append(remark) } else { remark.append(c) }
             default:

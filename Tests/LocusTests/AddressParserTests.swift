@@ -59,6 +59,9 @@ import Testing
         ("Grant High School - 2245 NE 36th Ave", "2245 NE 36th Ave", "Grant High School"),
         ("Zoo (main gate) 4001 SW Canyon Rd [west] ", "4001 SW Canyon Rd", "Zoo; main gate; west"),
         ("6132 NE 34th Ave (rear", "6132 NE 34th Ave", "rear"),
+        // A closing bracket with none open is the name's text: the remark after it is still one
+        // (was kept in the address, "4001 SW Canyon Rd main gate").
+        ("Oregon Zoo) 4001 SW Canyon Rd (main gate)", "4001 SW Canyon Rd", "Oregon Zoo); main gate"),
         ("2245 NE 36th Ave, Grant High School, Portland", "2245 NE 36th Ave, Portland", "Grant High School"),
         ("Gateway Transit Center (NE 99th Ave & Glisan)", "NE 99th Ave & Glisan", "Gateway Transit Center"),
     ])

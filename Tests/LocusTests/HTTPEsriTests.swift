@@ -124,8 +124,9 @@ import Testing
         #expect(locations[1]["attributes"]["Status"].string == "U")
         #expect(locations[1]["location"]["x"].string == "NaN")
         #expect(locations[2]["attributes"]["Status"].string == "M")
-        // Portland named: its SW 5th Ave (no point near 1120, downtown), not a house in Canby.
-        #expect(locations[2]["address"].string == "SW 5th Ave, Portland, OR", "\(locations[2]["address"])")
+        // Portland named: its SW 5th Ave, placed along the street's line from its one downtown
+        // address (no point near 1120), not a house in Canby.
+        #expect(locations[2]["address"].string == "1120 SW 5th Ave, Portland, OR 97204", "\(locations[2]["address"])")
     }
 
     @Test func featureServerQueryByPointIsTheWithinOperationsAnswer() async throws {

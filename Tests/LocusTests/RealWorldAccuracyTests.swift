@@ -287,6 +287,20 @@ import Testing
         #expect(back.location.x == top.location.x && back.location.y == top.location.y)
     }
 
+    /// A name typed without a type names the street of the name that has none ("SW Broadway"),
+    /// before one with a type ("SW Broadway Dr", 1.5 km off in the hills, whose number could be
+    /// interpolated); only a typeless street in the town named counts. Was: SW Broadway Dr at 87.
+    @Test(arguments: [
+        ("1000 SW Broadway, Portland, OR", "1000 SW Broadway, Portland, OR 97201", MatchType.extrapolated, 80.0),
+        ("1000 SW Broadway", "1000 SW Broadway, Portland, OR 97201", .extrapolated, 80),
+        // Beaverton has no typeless SW Broadway: its SW Broadway St loses only the type not given.
+        ("12130 SW Broadway, Beaverton", "12130 SW Broadway St, Beaverton, OR 97005", .pointAddress, 98),
+    ])
+    func aNameWithoutATypeIsTheStreetWithNone(_ text: String, _ expected: String, _ type: MatchType, _ score: Double) throws {
+        let top = try expectTop(text, expected, type)
+        #expect(top.score >= score, "\(top.explain ?? [])")
+    }
+
     /// Downtown Portland has a dozen address points: its crossings are found from the lines of the
     /// streets' numbers before it, and a crossing elsewhere of streets of the names does not
     /// outrank the city named. Was: no candidate; Beaverton's SW Broadway St & SW Main Ave.

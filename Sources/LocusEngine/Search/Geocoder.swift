@@ -275,12 +275,26 @@ extension AddressSearch {
             // A directional or type the user gave is evidence: when a street agrees with all of it,
             // a street that contradicts it answers only below that street's own fallback.
             let agreeing = Set(found.filter { !contradicts(asked, streets[Int($0.0)].parts) }.map(\.0))
+            // No type given, and a street of the name has none ("SW Broadway"): that street is the
+            // one named, and one with a type is a guess at another ("SW Broadway Dr", in the hills
+            // 1.5 km off, interpolated where SW Broadway's number is extrapolated), as far off as
+            // a type that differs. Only a typeless street in the city or ZIP named counts: "1000
+            // SW Broadway, Beaverton" is Beaverton's SW Broadway St.
+            let named = isNamed(by: q)
+            let typeless = asked.type == nil && found.contains { s, penalty, _ in
+                streets[Int(s)].parts.type == nil && penalty < Self.typelessNameAt
+                    && (q.city == nil && q.postcode == nil || places(ofStreet: s).contains { named(streetPlaces[$0].locality) })
+            }
             for (street, penalty, notes) in found {
                 var p = penalty
                 var n = notes
                 if !agreeing.isEmpty, !agreeing.contains(street) {
                     p += Self.contradictionPenalty
                     n.append("a street named as given exists (−\(Int(Self.contradictionPenalty)))")
+                }
+                if typeless, let t = streets[Int(street)].parts.type {
+                    p += Self.typeNotNamedPenalty
+                    n.append("a street of the name has no type, this one is \(t) (−\(Int(Self.typeNotNamedPenalty)))")
                 }
                 guard let number = q.number else {
                     out.append(contentsOf: streetMatches(street: street, q: q, penalty: p, notes: n))
@@ -785,6 +799,13 @@ extension AddressSearch {
                            notes: notes + rn + ["house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))"],
                            components: components, place: Int32(a.place))
     }
+
+    /// Added to a street with a type when the name was given without one and a street of the name
+    /// has none (with "street type not given", as much as a type that differs).
+    static let typeNotNamedPenalty = 10.0
+    /// The most a typeless street's name may cost to count as the one named (a directional not
+    /// given, −1, is still it; a misspelling, −8, is not).
+    static let typelessNameAt = 5.0
 
     /// Added to a street that contradicts the directional or type the user gave, when another
     /// street agrees with them: below the agreeing street's own fallback.
