@@ -577,10 +577,10 @@ extension AddressSearch {
     static let extrapolationScatter = 60.0
     /// Known numbers a line is fitted to, at the least, before the fit stops at the interpolation
     /// span: a street whose points stop short of a district (Portland's Lloyd District and
-    /// downtown have a few addresses a street) has no five numbers within 1 km of its last one,
-    /// and read no line there at all. Its numbers are then read up to `sparseFitReach` away.
-    /// Measured on the 48,763 distinct dev street-tree addresses (trees within 75 m, against no
-    /// reach past the span): 3 / 4 / 6 / 8 / 10 numbers within 3 km +20 / +111 / +139 / — / +135
+    /// downtown have a few addresses a street) has one or two numbers within 1 km of its last one,
+    /// and read a line pointing anywhere, or none. Its numbers are then read up to `sparseFitReach`
+    /// away. Measured on the 48,763 distinct dev street-tree addresses (trees within 75 m, against
+    /// no reach past the span): 3 / 4 / 6 / 10 numbers within 3 km +20 / +111 / +139 / +135
     /// trees; 6 within 2 / 3 / 5 / 10 km +109 / +139 / +156 / +156; 5 and 8 within 5 km +158 /
     /// +153. Every number within 5 km, however many within 1 km: +117 (a river road's bends read
     /// as its line). "1120 SW 5th Ave" (one address of the street downtown, the next 1 km south) is
@@ -679,9 +679,10 @@ extension AddressSearch {
     /// How a street's numbers run beyond `members[anchor]`: metres per number (a vector, east and
     /// north) fitted by least squares over the anchor and up to `extrapolationNeighbours` known
     /// numbers next to it on the side away from the wanted number (stepping by `step`), within the
-    /// interpolation span (further for a sparse street, `sparseFitNumbers`). A fit over many neighbours reads the street's direction and pace through
-    /// the noise of single points (two addresses of one building on one spot, a house set back,
-    /// the other side of the street), where one reference point gave wild directions. `reference`
+    /// interpolation span (further for a sparse street, `sparseFitNumbers`). A fit over many
+    /// neighbours reads the street's direction and pace through the noise of single points (two
+    /// addresses of one building on one spot, a house set back, the other side of the street),
+    /// where one reference point gave wild directions. `reference`
     /// is the farthest number used: with the anchor, it names the fit in a key.
     /// Measured on the dev street trees (addresses not among the index points, within 75 m): one
     /// reference and a 400 m reach 51.63 %; the fit over 2, 4, 8, 16, 24 neighbours within 250 m,
