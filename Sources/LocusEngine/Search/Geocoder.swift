@@ -283,7 +283,7 @@ extension AddressSearch {
             let named = isNamed(by: q)
             let typeless = asked.type == nil && found.contains { s, penalty, _ in
                 streets[Int(s)].parts.type == nil && penalty < Self.typelessNameAt
-                    && (q.city == nil && q.postcode == nil || places(ofStreet: s).contains { named(streetPlaces[$0].locality) })
+                    && (q.city == nil && q.postcode == nil || runs(s, through: named))
             }
             for (street, penalty, notes) in found {
                 var p = penalty
@@ -543,6 +543,11 @@ extension AddressSearch {
             .prefix(Self.streetPlaceCap)
         let inNamed = chosen.filter(\.named)
         return Set((inNamed.isEmpty ? chosen[...] : inNamed[...]).map { streetPlaces[$0.k].locality })
+    }
+
+    /// Whether a street has addresses in a locality `named` (`isNamed(by:)`) names.
+    func runs(_ street: Int32, through named: (Int32) -> Bool) -> Bool {
+        places(ofStreet: street).contains { named(streetPlaces[$0].locality) }
     }
 
     /// Whether a locality is one the query's city or ZIP code names (none, when it names neither).
@@ -908,7 +913,7 @@ extension AddressSearch {
         let byName = matches.indices.sorted { (matches[$0].1, $0) < (matches[$1].1, $1) }
         guard q.city != nil || q.postcode != nil else { return byName.prefix(4).map { matches[$0] } }
         let named = isNamed(by: q)
-        let away = matches.map { m in places(ofStreet: m.0).contains { named(streetPlaces[$0].locality) } ? 0.0 : 10.0 }
+        let away = matches.map { m in runs(m.0, through: named) ? 0.0 : 10.0 }
         let bySure = matches.indices.sorted { (matches[$0].1 + away[$0], $0) < (matches[$1].1 + away[$1], $1) }
         var chosen = Array(bySure.prefix(4))
         for i in byName.prefix(2) where !chosen.contains(i) { chosen.append(i) }
