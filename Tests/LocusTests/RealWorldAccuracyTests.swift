@@ -301,6 +301,33 @@ import Testing
         #expect(top.score >= score, "\(top.explain ?? [])")
     }
 
+    /// A ZIP code line runs down a street or between blocks: a number placed between lots of one
+    /// ZIP code, or beyond them, may stand in the next, which is the one the user gives. The ZIP
+    /// code is checked against the addresses near where the number is placed and those it was
+    /// placed from, and the answer is in the ZIP code named. Was: the placed number −10 (the
+    /// anchor's ZIP code shown), below the street alone at 78–80 for the Thurman and Savier cases.
+    @Test(arguments: [
+        ("1819 NE 7th Ave, Portland, OR 97212", "1819 NE 7th Ave, Portland, OR 97212", 86.0),
+        ("1831 NW Thurman, Portland, OR 97210", "1831 NW Thurman St, Portland, OR 97210", 85),
+        ("2200 NW Savier St, Portland, OR 97210", "2200 NW Savier St, Portland, OR 97210", 86),
+        ("1001 NE Broadway, Portland, OR 97212", "1001 NE Broadway, Portland, OR 97212", 86),
+    ])
+    func aZIPCodeLineIsNoReasonToDoubtANumber(_ text: String, _ expected: String, _ score: Double) throws {
+        let top = try expectTop(text, expected, .interpolated)
+        #expect(top.score >= score, "\(top.explain ?? [])")
+    }
+
+    /// A street without a number, with a ZIP code: the stretch of the street in it. Was: SW 4th
+    /// Ave's representative address, 5 km south of downtown's 97204, at 90.
+    @Test func aStreetWithAZIPCodeIsItsStretchThere() throws {
+        let top = try expectTop("SW 4th Ave, Portland, OR 97204", "SW 4th Ave, Portland, OR", .street)
+        #expect(top.score == 100, "\(top.explain ?? [])")
+        #expect((-122.690 ... -122.670).contains(top.location.x) && (45.505 ... 45.530).contains(top.location.y), "\(top.location)")
+        // Without the ZIP code, the street is where it was.
+        let anywhere = try expectTop("SW 4th Ave, Portland", "SW 4th Ave, Portland, OR", .street)
+        #expect(anywhere.location.y < 45.50, "\(anywhere.location)")
+    }
+
     /// Downtown Portland has a dozen address points: its crossings are found from the lines of the
     /// streets' numbers before it, and a crossing elsewhere of streets of the names does not
     /// outrank the city named. Was: no candidate; Beaverton's SW Broadway St & SW Main Ave.

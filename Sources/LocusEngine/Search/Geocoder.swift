@@ -451,6 +451,47 @@ extension AddressSearch {
         return found
     }
 
+    /// The place of a location placed along a street (between numbers, beyond them, at a
+    /// crossing), as the query would have it: the anchor's, unless the query names a city or ZIP
+    /// code the anchor's place is not and an address near the location is in one that is. Town
+    /// lines and ZIP code boundaries run down streets and between blocks: a number placed from a
+    /// lot in one ZIP code may stand in the next (downtown's blocks alternate between two), and the
+    /// line is no reason to doubt the number. Measured in `placeNearReach`.
+    /// The addresses it was placed from are asked too: a number placed beyond a lot whose
+    /// neighbours are in the ZIP code named is no further from it than the street answer located
+    /// at that lot.
+    func placeNamed(near locations: GeoPoint..., anchor: Int32, _ q: ParsedAddress) -> Int32 {
+        guard q.city != nil || q.postcode != nil else { return anchor }
+        var best = anchor, least = regionPenalty(q, place: anchor).0
+        for location in locations where least > 0 {
+            for (i, _) in addresses.nearest(lon: location.x, lat: location.y, maxDistance: Self.placeNearReach, count: Self.placeNearCount) {
+                let place = Int32(addresses.points[i].place)
+                guard place != best else { continue }
+                let p = regionPenalty(q, place: place).0
+                if p < least { (best, least) = (place, p) }
+            }
+        }
+        return best
+    }
+
+    /// How far from a placed location (metres) an address may be to show which place it is in,
+    /// and how many of the nearest are asked. Measured on the distinct dev street-tree addresses
+    /// with "Portland, OR" and the ZIP code of the address point nearest their trees
+    /// (`scripts/tree_addresses_with_zip.py`), trees within 75 m of answers other than an address
+    /// point: 13,398 with the anchor's place alone; the addresses placed from only 13,421, and
+    /// within 50 m 13,417, 100 m 13,428, 200 m 13,425, 400 m 13,407 of the location (a location
+    /// that far from the ZIP code named is more often misplaced).
+    static let placeNearReach = 100.0
+    static let placeNearCount = 8
+
+    /// An address's parts, in the place `place` rather than its own.
+    func components(of i: Int32, in place: Int32) -> AddressComponents {
+        var c = addresses.components(of: Int(i))
+        let p = addresses.places[Int(place)]
+        (c.city, c.state, c.postcode) = (p.city, p.state, p.postcode)
+        return c
+    }
+
     /// Penalties for the city, postcode and state the query names, against one address.
     func regionPenalty(_ q: ParsedAddress, place index: Int32) -> (Double, [String]) {
         let place = addresses.places[Int(index)]
@@ -749,9 +790,10 @@ extension AddressSearch {
         let n = number.value
         let t = Double(n - Int(a.number)) / Double(Int(b.number) - Int(a.number))
         let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
-        var components = addresses.components(of: Int(below))
+        let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), GeoPoint(x: b.lon, y: b.lat), anchor: Int32(a.place), q)
+        var components = self.components(of: below, in: place)
         components.number = number.text
-        let (rp, rn) = regionPenalty(q, place: Int32(a.place))
+        let (rp, rn) = regionPenalty(q, place: place)
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
         // Between the two sides, the place along the street is as good but the side is a guess.
         let cost = sameSide ? 10.0 : 12.0
@@ -760,7 +802,7 @@ extension AddressSearch {
         return ScoredMatch(score: score, matchType: .interpolated, location: location,
                            key: "i\(street):\(n):\(below):\(above)",
                            notes: notes + rn + ["house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))"],
-                           components: components, place: Int32(a.place))
+                           components: components, place: place)
     }
 
     /// A number beyond `anchor`, placed along the street's line there (`extrapolationLine`, the
@@ -784,15 +826,16 @@ extension AddressSearch {
         let location = GeoPoint(x: a.lon + line.east * beyond / s.metresPerDegreeX,
                                 y: a.lat + line.north * beyond / s.metresPerDegreeY)
         let reference = line.reference
-        var components = addresses.components(of: Int(anchor))
+        let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: Int32(a.place), q)
+        var components = self.components(of: anchor, in: place)
         components.number = number.text
-        let (rp, rn) = regionPenalty(q, place: Int32(a.place))
+        let (rp, rn) = regionPenalty(q, place: place)
         if withinKnownNumbers {
             let score = min(max(0, 100 - penalty - rp - 10), 89)
             return ScoredMatch(score: score, matchType: .interpolated, location: location,
                                key: "b\(street):\(number.value):\(anchor):\(reference)",
                                notes: notes + rn + ["house number \(number.text) placed \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) in its block (−10)"],
-                               components: components, place: Int32(a.place))
+                               components: components, place: place)
         }
         // Less sure the further it goes: 15 points off and one more per 200 m, but never more than
         // the street alone loses (`numberNotPlacedPenalty`): the number placed on its own street
@@ -803,7 +846,7 @@ extension AddressSearch {
         return ScoredMatch(score: score, matchType: .extrapolated, location: location,
                            key: "e\(street):\(number.value):\(anchor):\(reference)",
                            notes: notes + rn + ["house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))"],
-                           components: components, place: Int32(a.place))
+                           components: components, place: place)
     }
 
     /// Added to a street with a type when the name was given without one and a street of the name
@@ -851,18 +894,47 @@ extension AddressSearch {
                 considered?.contains(streetPlaces[k].locality) ?? true ? closestInNumber(run, to: n.value) : nil
             }
         } ?? []
+        let runs = number == nil && (q.city != nil || q.postcode != nil) ? addressRuns(onStreet: street) : []
         for i in range where considered?.contains(streetPlaces[i].locality) ?? true {
-            let rep = points[Int(streetPlaces[i].representative)]
-            let (rp, rn) = regionPenalty(q, place: Int32(rep.place))
+            // The street is where it is said to be where its address shown is: the one nearest the
+            // number, or its representative; without a number, its stretch in the ZIP code or
+            // city named ("SW 4th Ave, 97204" is downtown's, not the representative's 8 km south).
+            let shown = closest.isEmpty ? nil : closest[i - range.lowerBound]
+            var at = points[Int(shown ?? streetPlaces[i].representative)]
+            var place = placeNamed(near: GeoPoint(x: at.lon, y: at.lat), anchor: Int32(at.place), q)
+            if !runs.isEmpty, regionPenalty(q, place: place).0 > 0, let inNamed = stretchNamed(runs[i - range.lowerBound], q) {
+                at = points[Int(inNamed)]
+                place = Int32(at.place)
+            }
+            let (rp, rn) = regionPenalty(q, place: place)
             var m = streetMatch(i, score: max(0, 100 - penalty - rp), notes: notes + rn + [number == nil ? "no house number: the street" : "the street"])
             m.support = Int(streetPlaces[i].count)
-            if !closest.isEmpty, let near = closest[i - range.lowerBound] {
-                m.location = GeoPoint(x: points[Int(near)].lon, y: points[Int(near)].lat)
-                m.notes.append("located at \(HouseNumber.digits(of: Int(points[Int(near)].number))), the nearest number known")
+            m.place = place
+            m.location = GeoPoint(x: at.lon, y: at.lat)
+            if let shown {
+                m.notes.append("located at \(HouseNumber.digits(of: Int(points[Int(shown)].number))), the nearest number known")
             }
             out.append(m)
         }
         return out
+    }
+
+    /// The middle address (in number order) of a street's addresses that lie in the place the
+    /// query names, of those that lie in the place nearest it in penalty; nil when none is nearer
+    /// than the others.
+    func stretchNamed(_ run: Slice<StoredIDs>, _ q: ParsedAddress) -> Int32? {
+        let points = addresses.points
+        var penalties: [UInt32: Double] = [:]
+        var least = Double.infinity, inLeast: [Int32] = [], anyOther = false
+        for a in run {
+            let place = points[Int(a)].place
+            let p = penalties[place] ?? regionPenalty(q, place: Int32(place)).0
+            penalties[place] = p
+            if p < least { anyOther = anyOther || !inLeast.isEmpty; (least, inLeast) = (p, [a]) }
+            else if p == least { inLeast.append(a) }
+            else { anyOther = true }
+        }
+        return anyOther && !inLeast.isEmpty ? inLeast[inLeast.count / 2] : nil
     }
 
     /// Where in a run (in number order) the first address numbered `value` or more is, by halving
@@ -1066,15 +1138,16 @@ extension AddressSearch {
             location = GeoPoint(x: location.x + corner.east * d / s.metresPerDegreeX, y: location.y + corner.north * d / s.metresPerDegreeY)
             how += "; the \(q.qualifier ?? "") corner, \(Int(d)) m each way"
         }
-        let (rp, rn) = regionPenalty(q, place: Int32(pi.place))
-        let place = addresses.places[Int(pi.place)]
+        let placeIndex = placeNamed(near: location, anchor: Int32(pi.place), q)
+        let (rp, rn) = regionPenalty(q, place: placeIndex)
+        let place = addresses.places[Int(placeIndex)]
         let nameA = addresses.streetDisplay[Int(sa)], nameB = addresses.streetDisplay[Int(sb)]
         let components = AddressComponents(number: "", street: "\(nameA) & \(nameB)",
                                            streetFull: "\(addresses.streets[Int(sa)]) & \(addresses.streets[Int(sb)])",
                                            city: place.city, state: place.state, postcode: place.postcode)
         return ScoredMatch(score: max(0, 100 - penalty - rp - cost), matchType: .intersection, location: location,
                            key: key, notes: notes + rn + [how],
-                           components: components, place: Int32(pi.place))
+                           components: components, place: placeIndex)
     }
 
     /// The locality (city and state) an address point lies in; -1 for none.
