@@ -460,18 +460,44 @@ extension AddressSearch {
     /// The addresses it was placed from are asked too: a number placed beyond a lot whose
     /// neighbours are in the ZIP code named is no further from it than the street answer located
     /// at that lot.
-    func placeNamed(near locations: GeoPoint..., anchor: Int32, _ q: ParsedAddress) -> Int32 {
+    /// Only a town the query names is looked about in: another town's street of the name is
+    /// there for want of one in the town named, and looking about each too cost `locus-bench
+    /// geocode` 15 % of its throughput (against 4 % now).
+    func placeNamed(near location: GeoPoint, _ second: GeoPoint? = nil, _ third: GeoPoint? = nil, anchor: Int32, or other: Int32? = nil,
+                    _ q: ParsedAddress) -> Int32 {
         guard q.city != nil || q.postcode != nil else { return anchor }
-        var best = anchor, least = regionPenalty(q, place: anchor).0
-        for location in locations where least > 0 {
+        let city = q.city?.joined(separator: " ")
+        var best = anchor, least = regionCost(q, city: city, place: anchor)
+        guard least > 0, isInTownNamed(anchor, q, city: city) else { return anchor }
+        if let other, other != anchor, regionCost(q, city: city, place: other) == 0 { return other }
+        for location in [location, second, third] where least > 0 {
+            guard let location else { continue }
             for (i, _) in addresses.nearest(lon: location.x, lat: location.y, maxDistance: Self.placeNearReach, count: Self.placeNearCount) {
                 let place = Int32(addresses.points[i].place)
                 guard place != best else { continue }
-                let p = regionPenalty(q, place: place).0
+                let p = regionCost(q, city: city, place: place)
                 if p < least { (best, least) = (place, p) }
             }
         }
         return best
+    }
+
+    /// Whether a place is in a town the query names: its city, or (no city named) a town with
+    /// the ZIP code named.
+    func isInTownNamed(_ place: Int32, _ q: ParsedAddress, city: String?) -> Bool {
+        if let city { return city == placeCityKey[Int(place)] }
+        guard Int(place) < placeLocality.count, let zip = q.postcode else { return false }
+        return localitiesByPostcode[zip]?.contains(placeLocality[Int(place)]) ?? false
+    }
+
+    /// `regionPenalty` without its notes; `city` is the query's city joined as `placeCityKey` is.
+    func regionCost(_ q: ParsedAddress, city: String?, place index: Int32) -> Double {
+        let place = addresses.places[Int(index)]
+        var p = 0.0
+        if let city, city != placeCityKey[Int(index)] { p += 10 }
+        if let zip = q.postcode, zip != place.postcode { p += 10 }
+        if let state = q.state, state != place.state.lowercased() { p += 40 }
+        return p
     }
 
     /// How far from a placed location (metres) an address may be to show which place it is in,
@@ -480,9 +506,10 @@ extension AddressSearch {
     /// (`scripts/tree_addresses_with_zip.py`), trees within 75 m of answers other than an address
     /// point: 13,398 with the anchor's place alone; the addresses placed from only 13,421, and
     /// within 50 m 13,417, 100 m 13,428, 200 m 13,425, 400 m 13,407 of the location (a location
-    /// that far from the ZIP code named is more often misplaced).
+    /// that far from the ZIP code named is more often misplaced); the nearest 4 at 100 m 13,427
+    /// (the 8 nearest: 13,428, slower).
     static let placeNearReach = 100.0
-    static let placeNearCount = 8
+    static let placeNearCount = 4
 
     /// An address's parts, in the place `place` rather than its own.
     func components(of i: Int32, in place: Int32) -> AddressComponents {
@@ -790,7 +817,8 @@ extension AddressSearch {
         let n = number.value
         let t = Double(n - Int(a.number)) / Double(Int(b.number) - Int(a.number))
         let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
-        let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), GeoPoint(x: b.lon, y: b.lat), anchor: Int32(a.place), q)
+        let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), GeoPoint(x: b.lon, y: b.lat), anchor: Int32(a.place),
+                               or: Int32(b.place), q)
         var components = self.components(of: below, in: place)
         components.number = number.text
         let (rp, rn) = regionPenalty(q, place: place)
@@ -902,7 +930,8 @@ extension AddressSearch {
             let shown = closest.isEmpty ? nil : closest[i - range.lowerBound]
             var at = points[Int(shown ?? streetPlaces[i].representative)]
             var place = placeNamed(near: GeoPoint(x: at.lon, y: at.lat), anchor: Int32(at.place), q)
-            if !runs.isEmpty, regionPenalty(q, place: place).0 > 0, let inNamed = stretchNamed(runs[i - range.lowerBound], q) {
+            if !runs.isEmpty, regionCost(q, city: q.city?.joined(separator: " "), place: place) > 0, isNamed(by: q)(streetPlaces[i].locality),
+               let inNamed = stretchNamed(runs[i - range.lowerBound], q) {
                 at = points[Int(inNamed)]
                 place = Int32(at.place)
             }
@@ -925,10 +954,11 @@ extension AddressSearch {
     func stretchNamed(_ run: Slice<StoredIDs>, _ q: ParsedAddress) -> Int32? {
         let points = addresses.points
         var penalties: [UInt32: Double] = [:]
+        let city = q.city?.joined(separator: " ")
         var least = Double.infinity, inLeast: [Int32] = [], anyOther = false
         for a in run {
             let place = points[Int(a)].place
-            let p = penalties[place] ?? regionPenalty(q, place: Int32(place)).0
+            let p = penalties[place] ?? regionCost(q, city: city, place: Int32(place))
             penalties[place] = p
             if p < least { anyOther = anyOther || !inLeast.isEmpty; (least, inLeast) = (p, [a]) }
             else if p == least { inLeast.append(a) }
