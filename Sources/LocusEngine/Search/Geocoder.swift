@@ -457,12 +457,12 @@ extension AddressSearch {
     /// lines and ZIP code boundaries run down streets and between blocks: a number placed from a
     /// lot in one ZIP code may stand in the next (downtown's blocks alternate between two), and the
     /// line is no reason to doubt the number. Measured in `placeNearReach`.
+    ///
     /// The addresses it was placed from are asked too: a number placed beyond a lot whose
     /// neighbours are in the ZIP code named is no further from it than the street answer located
-    /// at that lot.
-    /// Only a town the query names is looked about in: another town's street of the name is
-    /// there for want of one in the town named, and looking about each too cost `locus-bench
-    /// geocode` 15 % of its throughput (against 4 % now).
+    /// at that lot. Only a town the query names is looked about in: another town's street of the
+    /// name is there for want of one in the town named (looking about every town's street, as a
+    /// first version did, cost 15 % of `locus-bench geocode`'s throughput; this costs 2–4 %).
     func placeNamed(near location: GeoPoint, _ second: GeoPoint? = nil, _ third: GeoPoint? = nil, anchor: Int32, or other: Int32? = nil,
                     _ q: ParsedAddress) -> Int32 {
         guard q.city != nil || q.postcode != nil else { return anchor }
