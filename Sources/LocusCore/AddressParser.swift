@@ -166,6 +166,7 @@ public struct AddressParser: Sendable {
             tokens = []
         }
         peelUnit(&tokens, into: &result)
+        peelCityAfterComma(&tokens, text: text, into: &result)
         peelUnknownCity(&tokens, into: &result)
 
         // The house number: first, or after a leading city, or (swapped order) a five-digit number
@@ -178,7 +179,10 @@ public struct AddressParser: Sendable {
             tokens.removeFirst(k)
             result.number = houseNumber(&tokens, at: 0)
         } else if let zip = result.postcode, result.postcodeExtension == nil, !knownPostcodes.isEmpty,
-                  !knownPostcodes.contains(zip), tokens.count >= 2 {
+                  !knownPostcodes.contains(zip), tokens.count >= 2,
+                  // "00000", "02139": a number written from a leading zero is a ZIP code (New
+                  // England's, or a form's blank one), never a house number put last.
+                  zip.utf8.first != 0x30 {
             result.number = HouseNumber(parsing: zip)
             result.postcode = nil
         } else if tokens.count >= 2, let last = tokens.last, AddressText.isNumber(last), last.count <= 6,
@@ -299,6 +303,28 @@ public struct AddressParser: Sendable {
         guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy({ $0.allSatisfy(\.isLetter) && !StreetNameParts.types.contains($0) }) else { return }
         result.city = Array(rest)
         tokens.removeSubrange(end...)
+    }
+
+    /// "17175 SW TVH, Aloha, OR": a comma ends the street, and the words after it (letters only,
+    /// no street type, directional or unit) are the city, known or not. A street typed without
+    /// its type leaves nothing else to tell where it ends (`peelUnknownCity` needs the type).
+    private func peelCityAfterComma(_ tokens: inout [String], text: Substring, into result: inout ParsedAddress) {
+        guard result.city == nil, text.contains(",") else { return }
+        var start = 0
+        var boundaries: [(at: Int, words: [String])] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let words = AddressText.tokens(part)
+            boundaries.append((start, words))
+            start += words.count
+        }
+        guard let (at, words) = boundaries.last(where: { $0.at >= 2 && $0.at < tokens.count }) else { return }
+        let rest = Array(tokens[at...])
+        guard rest.count <= 3, words.starts(with: rest), rest.allSatisfy({ word in
+            word.allSatisfy(\.isLetter) && !StreetNameParts.types.contains(word) && !StreetNameParts.directionals.contains(word)
+                && AddressVocabulary.unitDesignators[word] == nil
+        }) else { return }
+        result.city = rest
+        tokens.removeSubrange(at...)
     }
 
     /// The longest run of trailing tokens that names a known city, leaving a street before it.

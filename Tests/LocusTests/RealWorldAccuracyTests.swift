@@ -301,6 +301,60 @@ import Testing
         #expect(top.score >= score, "\(top.explain ?? [])")
     }
 
+    /// A type given with a town named, where only another town's street of the name has that
+    /// type: the named town's street (typeless, as "Broadway St" is written for Broadway, or of
+    /// another type) is the one meant. Was: the other town's street (Estacada, West Linn,
+    /// Gladstone, Tigard) at 70–80, above the named town's address.
+    @Test(arguments: [
+        ("431 N Broadway St, Portland, OR", "431 N Broadway, Portland, OR 97227", MatchType.pointAddress, 90.0),
+        ("6 Pimlico Dr, Lake Oswego", "6 Pimlico, Lake Oswego, OR 97035", .pointAddress, 90),
+        ("20 Churchill Downs Dr, Lake Oswego, OR", "20 Churchill Downs, Lake Oswego, OR 97035", .interpolated, 80),
+        ("3490 Devonshire Dr, Lake Oswego", "3490 Devonshire, Lake Oswego, OR 97035", .interpolated, 80),
+        ("11290 SW Churchill Way, Wilsonville, OR", "11290 SW Churchill, Wilsonville, OR 97070", .interpolated, 80),
+        // Beaverton's SW Broadway St is no evidence against Portland's SW Broadway; SW Broadway
+        // Dr, a type that differs, is a guess at another street.
+        ("1500 SW Broadway St, Portland, OR", "1500 SW Broadway, Portland, OR 97201", .extrapolated, 70),
+        // A type that differs stays evidence: Gresham has NW 19th St, Portland NW 19th Ave.
+        ("1640 NW 19th Ave, Gresham", "1640 NW 19th Ave, Portland, OR 97209", .extrapolated, 70),
+    ])
+    func aTypeOnlyAnotherTownsStreetHasIsNoEvidence(_ text: String, _ expected: String, _ type: MatchType, _ score: Double) throws {
+        let top = try expectTop(text, expected, type)
+        #expect(top.score >= score, "\(top.explain ?? [])")
+    }
+
+    /// The two sides of a wide street (industrial lots, buildings set far back) stand too far
+    /// apart for one line through both: the number's own side makes the line it is extrapolated
+    /// along. Was: the street alone, located at its last known number.
+    @Test(arguments: [
+        ("9649 N Fiske Ave, Portland, OR", "9649 N Fiske Ave, Portland, OR 97203"),
+        ("3480 NW Industrial St, Portland", "3480 NW Industrial St, Portland, OR 97210"),
+    ])
+    func aWideStreetsSideIsItsOwnLine(_ text: String, _ expected: String) throws {
+        let top = try expectTop(text, expected, .extrapolated)
+        #expect(top.score >= 80, "\(top.explain ?? [])")
+        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
+        #expect(back.location.x == top.location.x && back.location.y == top.location.y)
+    }
+
+    /// A number with no line to place it along (a street of one or two points), but a known number
+    /// in its block: that block, at the known number, with the number asked. Was: the street
+    /// alone, at the same spot, without the number.
+    @Test(arguments: [
+        ("2326 SE Lee Ln", "2326 SE Lee Ln, Portland, OR 97233"),
+        ("6621 SW Virginia Ave", "6621 SW Virginia Ave, Portland, OR 97239"),
+        ("0220 SW Texas St", "0220 SW Texas St, Portland, OR 97219"),
+    ])
+    func aNumberInABlockOfOneKnownNumberIsThere(_ text: String, _ expected: String) throws {
+        let top = try expectTop(text, expected, .extrapolated)
+        #expect(top.score >= 80 && top.score < 85, "\(top.explain ?? [])")
+        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
+        #expect(back.address == top.address && back.location.x == top.location.x && back.location.y == top.location.y)
+        // Another block of the street is no block of its own.
+        let far = try #require(try locator.geocode(GeocodeRequest(.text(text.replacingOccurrences(of: "2326", with: "2526")
+            .replacingOccurrences(of: "6621", with: "6921").replacingOccurrences(of: "0220", with: "0120")))).candidates.first)
+        #expect(far.matchType == .street, "\(far.address)")
+    }
+
     /// A ZIP code line runs down a street or between blocks: a number placed between lots of one
     /// ZIP code, or beyond them, may stand in the next, which is the one the user gives. The ZIP
     /// code is checked against the addresses near where the number is placed and those it was

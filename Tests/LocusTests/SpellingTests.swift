@@ -39,6 +39,11 @@ import Testing
         Case("7509 NE M L KING BLVD", "7509 NE Martin Luther King Jr Blvd, Portland, OR 97211", .pointAddress),
         Case("SW BH Hwy", "Southwest Beaverton Hillsdale Highway", .street),
         Case("SW TV Hwy", "Southwest Tualatin Valley Highway", .street),
+        // The initials of the name and its type in one word ("PCH" elsewhere); an unknown town
+        // after a comma ends the street (Aloha: a place the addresses file names Beaverton).
+        Case("SW BHH", "Southwest Beaverton Hillsdale Highway", .street),
+        Case("17645 SW TVH, Aloha, OR", "17645 SW Tualatin Valley Hwy, Beaverton, OR 97003", .pointAddress),
+        Case("4345 SW BHH Portland OR", "4345 SW Beaverton Hillsdale Hwy, Portland, OR 97221", .pointAddress),
         // An unambiguous word prefix.
         Case("N Mass Ave", "North Massachusetts Avenue", .street),
         // A bare number after a directional is the numbered street, of its usual type.

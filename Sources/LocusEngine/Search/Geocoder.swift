@@ -209,10 +209,19 @@ extension AddressSearch {
             // The fit is worked out again from the street's numbers, as when the key was made.
             guard let members = addressesByStreetPlace(parts[0]).first(where: { $0.contains(parts[2]) }),
                   let anchor = members.firstIndex(of: parts[2]), let far = members.firstIndex(of: parts[3]), far != anchor,
-                  let line = extrapolationLine(members, anchor: anchor, step: far > anchor ? 1 : -1, sameHundred: kind == "b"),
-                  line.reference == parts[3] else { return nil }
+                  case let step = far > anchor ? 1 : -1,
+                  let line = [extrapolationLine(members, anchor: anchor, step: step, sameHundred: kind == "b"),
+                              kind == "e" ? extrapolationLine(members, anchor: anchor, step: step, side: Int(parts[1])) : nil]
+                      .lazy.compactMap({ $0 }).first(where: { $0.reference == parts[3] }) else { return nil }
             return extrapolated(from: parts[2], line: line, number: number, street: parts[0], q: ParsedAddress(), penalty: 0,
                                 notes: [], withinKnownNumbers: kind == "b")
+        case "k":
+            // street:number:at — a number placed at a known number of its block.
+            let parts = rest.split(separator: ":").compactMap { Int32($0) }
+            guard parts.count == 3, parts[0] >= 0, Int(parts[0]) < streets.count, parts[1].magnitude <= 999_999_999,
+                  parts[2] >= 0, Int(parts[2]) < addresses.count else { return nil }
+            return placedInBlock(HouseNumber(value: Int(parts[1])), at: parts[2], street: parts[0], q: ParsedAddress(), penalty: 0,
+                                 notes: [])
         case "n":
             guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
             return areaMatch(neighbourhoods[i].area, type: .neighbourhood, key: key, score: 100, notes: ["the suggested area"])
@@ -280,19 +289,32 @@ extension AddressSearch {
             // 1.5 km off, interpolated where SW Broadway's number is extrapolated), as far off as
             // a type that differs. Only a typeless street in the city or ZIP named counts: "1000
             // SW Broadway, Beaverton" is Beaverton's SW Broadway St.
+            //
+            // A type added to a name that has none ("Broadway St", as people write Broadway) with
+            // a town named where no street agrees: the town's typeless street is the one meant,
+            // and another town's street that agrees is no evidence against it ("1000 SW Broadway
+            // St, Portland" is Portland's SW Broadway, not Beaverton's SW Broadway St, nor
+            // Portland's SW Broadway Dr). A type that differs stays evidence: "1640 NW 19th Ave,
+            // Gresham" is Portland's NW 19th Ave, not Gresham's NW 19th St.
             let named = isNamed(by: q)
-            let typeless = asked.type == nil && found.contains { s, penalty, _ in
-                streets[Int(s)].parts.type == nil && penalty < Self.typelessNameAt
-                    && (q.city == nil && q.postcode == nil || runs(s, through: named))
+            let townNamed = q.city != nil || q.postcode != nil
+            func here(_ s: Int32) -> Bool { !townNamed || runs(s, through: named) }
+            let agreeingHere = townNamed ? agreeing.filter(here) : agreeing
+            let typeless = (asked.type == nil || agreeingHere.isEmpty) && found.contains { s, penalty, _ in
+                streets[Int(s)].parts.type == nil && here(s)
+                    && penalty < Self.typelessNameAt + (asked.type == nil ? 0 : Self.typeGivenForTypelessPenalty)
+            }
+            func typeAddedHere(_ s: Int32) -> Bool {
+                townNamed && agreeingHere.isEmpty && streets[Int(s)].parts.type == nil && here(s)
             }
             for (street, penalty, notes) in found {
                 var p = penalty
                 var n = notes
-                if !agreeing.isEmpty, !agreeing.contains(street) {
+                if !agreeing.isEmpty, !agreeing.contains(street), !typeAddedHere(street) {
                     p += Self.contradictionPenalty
                     n.append("a street named as given exists (−\(Int(Self.contradictionPenalty)))")
                 }
-                if typeless, let t = streets[Int(street)].parts.type {
+                if typeless, let t = streets[Int(street)].parts.type, t != asked.type {
                     p += Self.typeNotNamedPenalty
                     n.append("a street of the name has no type, this one is \(t) (−\(Int(Self.typeNotNamedPenalty)))")
                 }
@@ -410,7 +432,7 @@ extension AddressSearch {
                 case let (q?, t?) where q != t && usualType != nil && t != usualType:
                     p += 15; notes.append("street type \(q) ≠ \(t), not the name's usual \(usualType ?? "") (−15)")
                 case let (q?, t?) where q != t: p += 12; notes.append("street type \(q) ≠ \(t) (−12)")
-                case (_?, nil): p += 8; notes.append("street has no type (−8)")
+                case (_?, nil): p += Self.typeGivenForTypelessPenalty; notes.append("street has no type (−\(Int(Self.typeGivenForTypelessPenalty)))")
                 case (nil, let t?) where usualType != nil && t != usualType:
                     // "NE 19" is NE 19th Ave more often than NE 19th Pl: the name's usual type first.
                     p += 3; notes.append("street type not given, and \(t) is not the usual one (−3)")
@@ -712,7 +734,41 @@ extension AddressSearch {
                                                 penalty: penalty, notes: notes), m.score > best?.score ?? -1 else { continue }
             best = m
         }
-        return best
+        if let best { return best }
+        // No line to place it along (a street of one or two points, a block's numbers on one
+        // spot), but a known number in its block: the number is in that block, where along it
+        // unknown. Of the 382 dev street-tree addresses answered as the street alone, 28 have one
+        // (SE Lee Ln's 2326 beside 2333); the street answer stood at that same number, without
+        // the number asked.
+        let inBlock = members.filter { HouseNumber.hundred(of: Int(points.number(Int($0)))) == HouseNumber.hundred(of: n) }
+        guard let nearest = inBlock.min(by: { a, b in
+            let da = Int(points.number(Int(a))) - n, db = Int(points.number(Int(b))) - n
+            return (da % 2 != 0 ? 1 : 0, abs(da)) < (db % 2 != 0 ? 1 : 0, abs(db))
+        }) else { return nil }
+        return placedInBlock(number, at: nearest, street: street, q: q, penalty: penalty, notes: notes)
+    }
+
+    /// What a number placed at a known number of its block loses: as much as an extrapolation
+    /// that went furthest (`extrapolated`), less than the street alone.
+    static let placedInBlockCost = 18.0
+
+    /// A number at `anchor`, a known number of its block (see `placeNumber`).
+    func placedInBlock(_ number: HouseNumber, at anchor: Int32, street: Int32, q: ParsedAddress, penalty: Double,
+                       notes: [String]) -> ScoredMatch? {
+        let a = addresses.points[Int(anchor)]
+        guard a.street == UInt32(street), Int(a.number) != number.value,
+              HouseNumber.hundred(of: Int(a.number)) == HouseNumber.hundred(of: number.value) else { return nil }
+        let location = GeoPoint(x: a.lon, y: a.lat)
+        let place = placeNamed(near: location, anchor: Int32(a.place), q)
+        var components = self.components(of: anchor, in: place)
+        components.number = number.text
+        let (rp, rn) = regionPenalty(q, place: place)
+        let cost = Self.placedInBlockCost
+        let score = min(max(0, 100 - penalty - rp - cost), 100 - cost)
+        return ScoredMatch(score: score, matchType: .extrapolated, location: location,
+                           key: "k\(street):\(number.value):\(anchor)",
+                           notes: notes + rn + ["house number \(number.text) placed at \(HouseNumber.digits(of: Int(a.number))), the known number of its block nearest it (−\(Int(cost)))"],
+                           components: components, place: place)
     }
 
     /// Stray points at a street's end that may be passed over. A stray point (one address of NE
@@ -736,6 +792,14 @@ extension AddressSearch {
         while anchor >= 0, anchor < members.count, abs(anchor - end) <= Self.strayEndPoints {
             if let line = extrapolationLine(members, anchor: anchor, step: step) {
                 return extrapolated(from: members[anchor], line: line, number: number, street: street, q: q, penalty: penalty,
+                                    notes: notes)
+            }
+            // A wide street's two sides (industrial lots, buildings set far back) lie too far apart
+            // for one line through both; the wanted number's own side may still make one.
+            if let side = sequence(first: anchor, next: { $0 + step }).prefix(while: { $0 >= 0 && $0 < members.count })
+                .first(where: { (Int(points.number(Int(members[$0]))) - number.value) % 2 == 0 }),
+               let line = extrapolationLine(members, anchor: side, step: step, side: number.value) {
+                return extrapolated(from: members[side], line: line, number: number, street: street, q: q, penalty: penalty,
                                     notes: notes)
             }
             // A stray: further from the next known number than any street's numbers run apart.
@@ -762,7 +826,8 @@ extension AddressSearch {
     /// 100 m, 400 m, 600 m, 1 km: 51.2–53.1 %, rising with both; reach 300 / 600 / 1,000 m: 52.7 /
     /// 53.5 / 53.8 %. The gain holds on both halves of the neighbourhoods (43.8 → 45.2 %,
     /// 54.7 → 57.1 %).
-    func extrapolationLine(_ members: [Int32], anchor: Int, step: Int, sameHundred: Bool = false)
+    /// With `side`, only numbers of its parity are read.
+    func extrapolationLine(_ members: [Int32], anchor: Int, step: Int, sameHundred: Bool = false, side: Int? = nil)
         -> (reference: Int32, east: Double, north: Double)? {
         let points = addresses.points
         let a = points[Int(members[anchor])]
@@ -772,6 +837,10 @@ extension AddressSearch {
         var k = anchor + step
         while k >= 0, k < members.count, window.count <= Self.extrapolationNeighbours {
             let r = points[Int(members[k])]
+            if let side, (Int(r.number) - side) % 2 != 0 {
+                k += step
+                continue
+            }
             if sameHundred, HouseNumber.hundred(of: Int(r.number)) != HouseNumber.hundred(of: Int(a.number)) { break }
             let x = (r.lon - a.lon) * s.metresPerDegreeX, y = (r.lat - a.lat) * s.metresPerDegreeY
             let d = (x * x + y * y).squareRoot()
@@ -878,8 +947,11 @@ extension AddressSearch {
     }
 
     /// Added to a street with a type when the name was given without one and a street of the name
-    /// has none (with "street type not given", as much as a type that differs).
+    /// has none (with "street type not given", as much as a type that differs), or with a type
+    /// that no street of the name has in the town named, and this one is another.
     static let typeNotNamedPenalty = 10.0
+    /// A type given for a street that has none ("Broadway St"): less than a type that differs.
+    static let typeGivenForTypelessPenalty = 8.0
     /// The most a typeless street's name may cost to count as the one named (a directional not
     /// given, −1, is still it; a misspelling, −8, is not).
     static let typelessNameAt = 5.0

@@ -37,6 +37,16 @@ extension AddressSearch {
         for reading in readings where reading.contains(where: \.1) {
             for key in initialsCores(reading, type: type) where !out.contains(key) { out.append(key) }
         }
+        // "BHH", "TVH", "PCH": the initials of the name and of its type, in one word (Beaverton
+        // Hillsdale Hwy): each letter but the last the first of one word of the name, the last
+        // the first of a type a street of the name has.
+        if out.isEmpty, type == nil, core.count == 1, let t = core.first, t.count >= 3, isInitials(t) {
+            let stem = String(t.dropLast())
+            out = (coresByInitials[stem] ?? []).filter { key in
+                key.split(separator: " ").count == stem.count
+                    && (streets(withCore: key) ?? StoredIDs([], limit: 0)[...]).contains { streets[Int($0)].parts.type?.first == t.last }
+            }
+        }
         return out
     }
 
