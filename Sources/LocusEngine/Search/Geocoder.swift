@@ -759,16 +759,10 @@ extension AddressSearch {
         guard a.street == UInt32(street), Int(a.number) != number.value,
               HouseNumber.hundred(of: Int(a.number)) == HouseNumber.hundred(of: number.value) else { return nil }
         let location = GeoPoint(x: a.lon, y: a.lat)
-        let place = placeNamed(near: location, anchor: Int32(a.place), q)
-        var components = self.components(of: anchor, in: place)
-        components.number = number.text
-        let (rp, rn) = regionPenalty(q, place: place)
         let cost = Self.placedInBlockCost
-        let score = min(max(0, 100 - penalty - rp - cost), 100 - cost)
-        return ScoredMatch(score: score, matchType: .extrapolated, location: location,
-                           key: "k\(street):\(number.value):\(anchor)",
-                           notes: notes + rn + ["house number \(number.text) placed at \(HouseNumber.digits(of: Int(a.number))), the known number of its block nearest it (−\(Int(cost)))"],
-                           components: components, place: place)
+        return placed(number, at: location, in: placeNamed(near: location, anchor: Int32(a.place), q), from: anchor, q: q,
+                      penalty: penalty, cost: cost, cap: 100 - cost, type: .extrapolated, key: "k\(street):\(number.value):\(anchor)",
+                      notes: notes, how: "house number \(number.text) placed at \(HouseNumber.digits(of: Int(a.number))), the known number of its block nearest it (−\(Int(cost)))")
     }
 
     /// Stray points at a street's end that may be passed over. A stray point (one address of NE
@@ -888,18 +882,24 @@ extension AddressSearch {
         let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), GeoPoint(x: b.lon, y: b.lat), anchor: Int32(a.place),
                                or: Int32(b.place), q)
-        var components = self.components(of: below, in: place)
-        components.number = number.text
-        let (rp, rn) = regionPenalty(q, place: place)
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
         // Between the two sides, the place along the street is as good but the side is a guess.
         let cost = sameSide ? 10.0 : 12.0
         let how = sameSide ? "" : " (numbers of both sides)"
-        let score = min(max(0, 100 - penalty - rp - cost), 100 - cost - 1)
-        return ScoredMatch(score: score, matchType: .interpolated, location: location,
-                           key: "i\(street):\(n):\(below):\(above)",
-                           notes: notes + rn + ["house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))"],
-                           components: components, place: place)
+        return placed(number, at: location, in: place, from: below, q: q, penalty: penalty, cost: cost, cap: 100 - cost - 1,
+                      type: .interpolated, key: "i\(street):\(n):\(below):\(above)",
+                      notes: notes, how: "house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))")
+    }
+
+    /// A number placed at `location` from the known address `anchor`: the anchor's components
+    /// with the number, in `place`; `cost` and the region's off the score, at most `cap`.
+    func placed(_ number: HouseNumber, at location: GeoPoint, in place: Int32, from anchor: Int32, q: ParsedAddress,
+                penalty: Double, cost: Double, cap: Double, type: MatchType, key: String, notes: [String], how: String) -> ScoredMatch {
+        var components = self.components(of: anchor, in: place)
+        components.number = number.text
+        let (rp, rn) = regionPenalty(q, place: place)
+        return ScoredMatch(score: min(max(0, 100 - penalty - rp - cost), cap), matchType: type, location: location, key: key,
+                           notes: notes + rn + [how], components: components, place: place)
     }
 
     /// A number beyond `anchor`, placed along the street's line there (`extrapolationLine`, the
@@ -924,26 +924,19 @@ extension AddressSearch {
                                 y: a.lat + line.north * beyond / s.metresPerDegreeY)
         let reference = line.reference
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: Int32(a.place), q)
-        var components = self.components(of: anchor, in: place)
-        components.number = number.text
-        let (rp, rn) = regionPenalty(q, place: place)
         if withinKnownNumbers {
-            let score = min(max(0, 100 - penalty - rp - 10), 89)
-            return ScoredMatch(score: score, matchType: .interpolated, location: location,
-                               key: "b\(street):\(number.value):\(anchor):\(reference)",
-                               notes: notes + rn + ["house number \(number.text) placed \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) in its block (−10)"],
-                               components: components, place: place)
+            return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: 10, cap: 89,
+                          type: .interpolated, key: "b\(street):\(number.value):\(anchor):\(reference)", notes: notes,
+                          how: "house number \(number.text) placed \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) in its block (−10)")
         }
         // Less sure the further it goes: 15 points off and one more per 200 m, but never more than
         // the street alone loses (`numberNotPlacedPenalty`): the number placed on its own street
         // is worth no less than that street without it, and a town's street that has the number
         // must not win for want of a closer one here.
         let cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
-        let score = min(max(0, 100 - penalty - rp - cost), 100 - cost)
-        return ScoredMatch(score: score, matchType: .extrapolated, location: location,
-                           key: "e\(street):\(number.value):\(anchor):\(reference)",
-                           notes: notes + rn + ["house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))"],
-                           components: components, place: place)
+        return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
+                      type: .extrapolated, key: "e\(street):\(number.value):\(anchor):\(reference)", notes: notes,
+                      how: "house number \(number.text) extrapolated \(Int(distance.rounded())) m beyond \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
     }
 
     /// Added to a street with a type when the name was given without one and a street of the name
