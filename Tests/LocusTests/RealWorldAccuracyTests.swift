@@ -355,6 +355,18 @@ import Testing
         #expect(far.matchType == .street, "\(far.address)")
     }
 
+    /// A town the index does not know (a place the address file names otherwise), after a street
+    /// typed without its type and no comma: the last words are read as the town too. Was: no
+    /// candidate ("raleigh hills" and "aloha" read as part of the street).
+    @Test(arguments: [
+        ("5504 SW Beaverton Hillsdale Raleigh Hills", "5504 SW Beaverton Hillsdale Hwy, Portland, OR 97221"),
+        ("17645 SW TVH Aloha", "17645 SW Tualatin Valley Hwy, Beaverton, OR 97003"),
+    ])
+    func anUnknownTownAfterATypelessStreet(_ text: String, _ expected: String) throws {
+        let top = try expectTop(text, expected, .pointAddress)
+        #expect((80 ..< 90).contains(top.score), "\(top.explain ?? [])")
+    }
+
     /// A ZIP code line runs down a street or between blocks: a number placed between lots of one
     /// ZIP code, or beyond them, may stand in the next, which is the one the user gives. The ZIP
     /// code is checked against the addresses near where the number is placed and those it was

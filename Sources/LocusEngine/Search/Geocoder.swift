@@ -87,6 +87,28 @@ extension AddressSearch {
                 matches += more
                 unit = unit ?? rest.unit
             }
+            // "17175 SW TVH aloha OR": a town the index does not know, after a street typed without
+            // its type and no comma, was read as the street's last words. When nothing good was
+            // found, the last one or two words are read as the town too, and compete (not for a
+            // street of more words than any street's name and a town: the worst case's text of 24
+            // nonsense words took 0.43 ms where it took 0.23).
+            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), parsed.city == nil, parsed.crossStreet == nil,
+               parsed.street.count <= Self.streetWithTownWords {
+                for k in 1...2 where parsed.street.count >= k + 2 {
+                    // A town's last word may be a street type ("Raleigh Hills"), its first not.
+                    let town = Array(parsed.street.suffix(k))
+                    guard let first = town.first, town.allSatisfy({ $0.allSatisfy(\.isLetter) }),
+                          !StreetNameParts.types.contains(first), !StreetNameParts.directionals.contains(first) else { continue }
+                    var q = parsed
+                    q.street.removeLast(k)
+                    q.city = town
+                    for var m in geocode(q, rawText: text) {
+                        m.score -= Self.setAsidePenalty
+                        m.notes.append("\"\(town.joined(separator: " "))\" read as the town (−\(Int(Self.setAsidePenalty)))")
+                        matches.append(m)
+                    }
+                }
+            }
         case .fields(let number, let street, let city, let postcode):
             var parsed = ParsedAddress()
             if let number, !number.trimmingWhitespace().isEmpty { parsed.number = HouseNumber(parsing: number) }
@@ -962,6 +984,8 @@ extension AddressSearch {
     /// bracketed remark (`AddressParser.setAside`); below a typo-free point address with a city
     /// or type missing, so a good answer is never second-guessed.
     static let setAsideBelow = 90.0
+    /// The most words a street and a town after it are read from (`geocode(_:)`'s second reading).
+    static let streetWithTownWords = 8
     /// What an answer found without part of the text loses: the text held more than it used.
     static let setAsidePenalty = 2.0
 
