@@ -111,7 +111,7 @@ public struct AddressParser: Sendable {
             text = rest
             result.unit = unit
         }
-        var tokens = AddressText.tokens(text)
+        var tokens = AddressText.tokens(text).map(Self.zeroForLetterO)
         Self.peelPostOfficeBox(&tokens, into: &result)
 
         // An intersection: split on "&", "@", "and", "at" between two non-empty parts.
@@ -294,15 +294,27 @@ public struct AddressParser: Sendable {
 
     /// Words after a street's type (and suffix direction) that are no city the index knows are still
     /// a city ("…Ave NW, Washington, DC"), not part of the street.
+    ///
+    /// With a city already found at the end, words after the type that name a known city are
+    /// the town, the one at the end its mail's ("…80th Ave Milwaukie, Portland, OR").
     private func peelUnknownCity(_ tokens: inout [String], into result: inout ParsedAddress) {
-        guard result.city == nil, tokens.count >= 4 else { return }
+        guard tokens.count >= 4 else { return }
         guard let t = tokens.indices.dropFirst(2).last(where: { StreetNameParts.types.contains(tokens[$0]) }) else { return }
         var end = t + 1
         if end < tokens.count, StreetNameParts.directionals.contains(tokens[end]) { end += 1 }
         let rest = tokens[end...]
-        guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy({ $0.allSatisfy(\.isLetter) && !StreetNameParts.types.contains($0) }) else { return }
+        guard !rest.isEmpty, rest.count <= 3, rest.allSatisfy({ $0.allSatisfy(\.isLetter) && !StreetNameParts.types.contains($0) }),
+              result.city == nil || cityKeys.contains(rest.joined(separator: " ")) else { return }
         result.city = Array(rest)
         tokens.removeSubrange(end...)
+    }
+
+    /// "8OTH", "1O5": a letter O typed for a zero (the key above it) in a token that starts with a
+    /// digit, when the token reads as a number or an ordinal with zeros.
+    static func zeroForLetterO(_ token: String) -> String {
+        guard token.contains("o"), let first = token.utf8.first, first >= 0x30, first <= 0x39 else { return token }
+        let zeroed = String(token.map { $0 == "o" ? "0" : $0 })
+        return AddressText.isNumber(zeroed) || AddressText.ordinalNumber(zeroed) != nil ? zeroed : token
     }
 
     /// "17175 SW TVH, Aloha, OR": a comma ends the street, and the words after it (letters only,

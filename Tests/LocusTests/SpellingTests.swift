@@ -44,6 +44,8 @@ import Testing
         Case("SW BHH", "Southwest Beaverton Hillsdale Highway", .street),
         Case("17645 SW TVH, Aloha, OR", "17645 SW Tualatin Valley Hwy, Beaverton, OR 97003", .pointAddress),
         Case("4345 SW BHH Portland OR", "4345 SW Beaverton Hillsdale Hwy, Portland, OR 97221", .pointAddress),
+        // A letter O for a zero (the key above it), and a town before the mailing city.
+        Case("12145 SE 8OTH AVE Milwaukie, Portland, OR", "12145 SE 80th Ave, Milwaukie, OR 97222", .pointAddress),
         // An unambiguous word prefix.
         Case("N Mass Ave", "North Massachusetts Avenue", .street),
         // A bare number after a directional is the numbered street, of its usual type.
