@@ -288,7 +288,7 @@ enum ParserCases {
         .init("17175 SW TVH, Aloha, OR", 17175, "", "southwest tvh", unit: nil, city: "aloha", state: "or", zip: nil, cross: nil),
         .init("6132 NE Broadway, Fooville", 6132, "", "northeast broadway", unit: nil, city: "fooville", state: nil, zip: nil, cross: nil),
         .init("6132 NE Broadway, Apt", 6132, "", "northeast broadway", unit: "apt", city: nil, state: nil, zip: nil, cross: nil),
-        .init("12145 SE 8OTH AVE Milwaukie, Portland, OR", 12145, "", "southeast 80th avenue", unit: nil, city: "milwaukie", state: "or", zip: nil, cross: nil),
+        .init("12145 SE 8OTH AVE Gresham, Portland, OR", 12145, "", "southeast 80th avenue", unit: nil, city: "gresham", state: "or", zip: nil, cross: nil),
         .init("1O5 NE 8th Ave", 105, "", "northeast 8th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("SW 4th Ave, 00000", nil, "", "southwest 4th avenue", unit: nil, city: nil, state: nil, zip: "00000", cross: nil),
         .init("Mass Ave 02139", nil, "", "mass avenue", unit: nil, city: nil, state: nil, zip: "02139", cross: nil),
