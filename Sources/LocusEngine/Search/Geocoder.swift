@@ -79,12 +79,7 @@ extension AddressSearch {
             // when the whole text finds nothing good, and let both readings compete.
             if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let (address, aside) = AddressParser.setAside(text) {
                 let (rest, found) = read(address)
-                var more = found
-                for i in more.indices {
-                    more[i].score -= Self.setAsidePenalty
-                    more[i].notes.append("\"\(aside)\" read as no part of the address (−\(Int(Self.setAsidePenalty)))")
-                }
-                matches += more
+                matches += Self.secondReading(found, "\"\(aside)\" read as no part of the address")
                 unit = unit ?? rest.unit
             }
             // "17175 SW TVH aloha OR": a town the index does not know, after a street typed without
@@ -102,11 +97,7 @@ extension AddressSearch {
                     var q = parsed
                     q.street.removeLast(k)
                     q.city = town
-                    for var m in geocode(q, rawText: text) {
-                        m.score -= Self.setAsidePenalty
-                        m.notes.append("\"\(town.joined(separator: " "))\" read as the town (−\(Int(Self.setAsidePenalty)))")
-                        matches.append(m)
-                    }
+                    matches += Self.secondReading(geocode(q, rawText: text), "\"\(town.joined(separator: " "))\" read as the town")
                 }
             }
         case .fields(let number, let street, let city, let postcode):
@@ -147,6 +138,17 @@ extension AddressSearch {
             if out.count >= request.maxResults { break }
         }
         return out
+    }
+
+    /// Answers of a second reading of the text, `setAsidePenalty` lower, with a note of what it
+    /// read otherwise.
+    static func secondReading(_ found: [ScoredMatch], _ how: String) -> [ScoredMatch] {
+        found.map { m in
+            var m = m
+            m.score -= setAsidePenalty
+            m.notes.append("\(how) (−\(Int(setAsidePenalty)))")
+            return m
+        }
     }
 
     /// With no city, ZIP code or point to go by, a street name that several cities have most
