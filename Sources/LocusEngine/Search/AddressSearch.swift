@@ -84,6 +84,10 @@ public final class AddressSearch: Sendable {
     private let looseCores = OnFirstUse<[String: [Int32]]>()
     private let initialCores = OnFirstUse<[String: [String]]>()
     private let areas = OnFirstUse<[(layer: String, feature: Int, area: Area)]>()
+    /// Every street place's line and directional (`gridTable`), for placing a number by the city's grid.
+    let streetAxisTable = OnFirstUse<GridTable>()
+    /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
+    let gridTrust = Mutex<[Int32: Bool]>([:])
     private let layers: [BoundaryLayer]
     /// The dataset's local names for streets (from the index) and any the user added.
     let synonyms: StreetSynonyms
@@ -108,6 +112,7 @@ public final class AddressSearch: Sendable {
         _ = neighbourhoods
         _ = localityCityKeys
         _ = localitiesByPostcode
+        for l in localities.indices { _ = gridHolds(in: Int32(l)) }
     }
 
     var typos: TypoIndexes {

@@ -239,6 +239,22 @@ extension AddressSearch {
                       .lazy.compactMap({ $0 }).first(where: { $0.reference == parts[3] }) else { return nil }
             return extrapolated(from: parts[2], line: line, number: number, street: parts[0], q: ParsedAddress(), penalty: 0,
                                 notes: [], withinKnownNumbers: kind == "b")
+        case "g":
+            // street:number:place — a number placed by the city's grid on the street place; then
+            // from:to when it was checked against the street's own line (an "e" key's fit).
+            let parts = rest.split(separator: ":").compactMap { Int32($0) }
+            guard parts.count == 3 || parts.count == 5, parts[0] >= 0, Int(parts[0]) < streets.count,
+                  parts[1].magnitude <= 999_999_999, places(ofStreet: parts[0]).contains(Int(parts[2])),
+                  let members = zip(places(ofStreet: parts[0]), addressesByStreetPlace(parts[0])).first(where: { $0.0 == Int(parts[2]) })?.1
+            else { return nil }
+            var line: ScoredMatch?
+            if parts.count == 5 {
+                guard let found = lookup(key: "e\(parts[0]):\(parts[1]):\(parts[3]):\(parts[4])") else { return nil }
+                line = found
+            }
+            return gridPlaced(HouseNumber(value: Int(parts[1])), street: parts[0], place: Int(parts[2]), members: members,
+                              q: ParsedAddress(), penalty: 0, notes: [],
+                              spread: line == nil ? Self.gridSpreadOverStreet : Self.gridSpreadOverLine, line: line)
         case "k":
             // street:number:at — a number placed at a known number of its block.
             let parts = rest.split(separator: ":").compactMap { Int32($0) }
@@ -618,8 +634,8 @@ extension AddressSearch {
         guard out.isEmpty else { return out }
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
-        for members in addressesByStreetPlace(street, considering: q, runs: runs) where !members.isEmpty {
-            if var m = placeNumber(number, among: members, street: street, q: q, penalty: penalty, notes: notes) {
+        for (k, members) in zip(places(ofStreet: street), addressesByStreetPlace(street, considering: q, runs: runs)) where !members.isEmpty {
+            if var m = placeNumber(number, among: members, street: street, place: k, q: q, penalty: penalty, notes: notes) {
                 m.support = members.count
                 out.append(m)
             }
@@ -711,8 +727,10 @@ extension AddressSearch {
     /// Where a house number that is no point of the index lies along its street, from the numbers
     /// that are: between the nearest numbers below and above on the same side (parity), else on
     /// either side (the two sides of a US street are numbered in step), else beyond the nearest
-    /// known number at the rate the street's numbers run there, a bounded distance.
-    func placeNumber(_ number: HouseNumber, among members: [Int32], street: Int32, q: ParsedAddress, penalty: Double,
+    /// known number at the rate the street's numbers run there, a bounded distance; far beyond it,
+    /// or where the street has no line, by the city's grid (`gridPlaced`). `k` is the street place
+    /// whose addresses `members` are.
+    func placeNumber(_ number: HouseNumber, among members: [Int32], street: Int32, place k: Int, q: ParsedAddress, penalty: Double,
                      notes: [String]) -> ScoredMatch? {
         let points = addresses.points
         let n = number.value
@@ -757,6 +775,15 @@ extension AddressSearch {
             guard let end, let m = extrapolated(fromEnd: end, step: step, of: members, number: number, street: street, q: q,
                                                 penalty: penalty, notes: notes), m.score > best?.score ?? -1 else { continue }
             best = m
+        }
+        // Hundreds of numbers beyond the street's last known one, its own line is a guess the
+        // city's grid betters; with no line at all, the grid is the only place there is.
+        // (The nearest known numbers are those either side of it, the members being in number order.)
+        let gap = [lowerAny, upperAny].compactMap { $0.map { abs(Int(points.number(Int(members[$0]))) - n) } }.min() ?? 0
+        if penalty < Self.gridPenaltyLimit, best == nil || gap >= Self.gridBeyondNumbers,
+           let m = gridPlaced(number, street: street, place: k, members: members, q: q, penalty: penalty, notes: notes,
+                              spread: best == nil ? Self.gridSpreadOverStreet : Self.gridSpreadOverLine, line: best) {
+            return m
         }
         if let best { return best }
         // No line to place it along (a street of one or two points, a block's numbers on one
