@@ -1,0 +1,66 @@
+import Foundation
+import LocusCore
+@testable import LocusEngine
+import Testing
+
+/// The town's grid (`AddressGrid`) on two made-up towns of ten parallel streets: one numbered on a
+/// grid (a number stands at the same distance along every street, as in most US cities), one
+/// numbered street by street (each street's numbers start elsewhere). In each, Elm St has five
+/// known numbers at its west end, 100–140; 3000 is 2.3 km beyond them, further than a street's
+/// own line is read (`extrapolationReach`).
+@Suite struct AddressGridTests {
+    /// Metres per number along every street, and degrees of longitude per metre at 38° N.
+    static let pace = 0.8
+    static let degreesPerMetre = 1 / 87_832.0
+
+    static func towns() throws -> AddressSearch {
+        let dir = TestSupport.temporaryDirectory()
+        var rows = ["number,street,city,state,postcode,lon,lat"]
+        let names = ["Ash St", "Birch St", "Cedar St", "Dogwood St", "Elm St", "Fir St", "Gum St", "Hazel St", "Ivy St", "Juniper St"]
+        for (town, west, zip) in [("Gridtown", -97.0, 67001), ("Winding", -96.0, 67002)] {
+            for (j, name) in names.enumerated() {
+                // Winding's streets each start their numbers 700 further along than the last.
+                let start = town == "Winding" ? 700 * j : 0
+                let numbers = name == "Elm St" ? [100, 101, 120, 121, 140] : Array(stride(from: 100, through: 3600, by: 20)).flatMap { [$0, $0 + 1] }
+                for n in numbers {
+                    let x = west + Double(n - start) * pace * degreesPerMetre
+                    let y = 38.0 + Double(j) * 0.0009 + (n % 2 == 1 ? 0.00009 : -0.00009)
+                    rows.append("\(n),\(name),\(town),KS,\(zip),\(x),\(y)")
+                }
+            }
+        }
+        let csv = dir.appendingPathComponent("grid.csv")
+        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("grid.locus").path)
+        config.addresses = csv.path
+        _ = try IndexBuilder.build(config)
+        return try #require(try LocusIndex(path: config.output).search)
+    }
+
+    @Test func aNumberBeyondItsStreetsReachIsWhereTheParallelStreetsHaveIt() throws {
+        let search = try Self.towns()
+        let town = try #require(search.localities.firstIndex { $0.city == "Gridtown" })
+        let (answered, near) = search.gridCheck(in: Int32(town))
+        #expect(search.gridHolds(in: Int32(town)), "\(near) of \(answered)")
+        var request = GeocodeRequest(.text("3000 Elm St, Gridtown, KS"))
+        request.explain = true
+        let top = try #require(search.geocode(request).first)
+        #expect(top.matchType == .extrapolated && top.key.hasPrefix("g"), "\(top.matchType) \(top.key) \(top.explain ?? [])")
+        let expected = GeoPoint(x: -97.0 + 3000 * Self.pace * Self.degreesPerMetre, y: 38.0 + 4 * 0.0009)
+        let metres = expected.metres(to: GeoPoint(x: top.location.x, y: top.location.y))
+        #expect(metres < 25, "\(metres) m off")
+        #expect(top.components.number == "3000" && top.components.street == "Elm St")
+        // Its key finds it again.
+        let back = try #require(search.geocode(GeocodeRequest(.key(top.key))).first)
+        #expect(back.location.x == top.location.x && back.location.y == top.location.y)
+    }
+
+    @Test func aTownNumberedStreetByStreetIsNoGrid() throws {
+        let search = try Self.towns()
+        let town = try #require(search.localities.firstIndex { $0.city == "Winding" })
+        let (answered, near) = search.gridCheck(in: Int32(town))
+        #expect(!search.gridHolds(in: Int32(town)), "\(near) of \(answered)")
+        let top = try #require(search.geocode(GeocodeRequest(.text("3000 Elm St, Winding, KS"))).first)
+        #expect(top.matchType == .street && top.components.city == "Winding", "\(top.matchType) \(top.key)")
+    }
+}
