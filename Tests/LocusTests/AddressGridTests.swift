@@ -14,7 +14,6 @@ import Testing
     static let degreesPerMetre = 1 / 87_832.0
 
     static func towns() throws -> AddressSearch {
-        let dir = TestSupport.temporaryDirectory()
         var rows = ["number,street,city,state,postcode,lon,lat"]
         let names = ["Ash St", "Birch St", "Cedar St", "Dogwood St", "Elm St", "Fir St", "Gum St", "Hazel St", "Ivy St", "Juniper St"]
         for (town, west, zip) in [("Gridtown", -97.0, 67001), ("Winding", -96.0, 67002)] {
@@ -29,12 +28,7 @@ import Testing
                 }
             }
         }
-        let csv = dir.appendingPathComponent("grid.csv")
-        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
-        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("grid.locus").path)
-        config.addresses = csv.path
-        _ = try IndexBuilder.build(config)
-        return try #require(try LocusIndex(path: config.output).search)
+        return try TestSupport.addressSearch(rows: rows)
     }
 
     @Test func aNumberBeyondItsStreetsReachIsWhereTheParallelStreetsHaveIt() throws {

@@ -59,7 +59,6 @@ import Testing
 
     /// Twelve towns along a line, each with a Main St; town 0 the largest, only town 11 has a 123.
     static func towns() throws -> AddressSearch {
-        let dir = TestSupport.temporaryDirectory()
         var rows = ["number,street,city,state,postcode,lon,lat"]
         for c in 0..<12 {
             // City 0 the largest; only the smallest, city 11, has a 123.
@@ -69,11 +68,6 @@ import Testing
                 rows.append("\(c == 11 && h == 3 ? 123 : number),Main St,Town \(c),KS,\(67000 + c),\(-97.0 + Double(c) * 0.2 + Double(h) * 0.0002),\(38.0 + Double(h % 2) * 0.0003)")
             }
         }
-        let csv = dir.appendingPathComponent("towns.csv")
-        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
-        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("towns.locus").path)
-        config.addresses = csv.path
-        _ = try IndexBuilder.build(config)
-        return try #require(try LocusIndex(path: config.output).search)
+        return try TestSupport.addressSearch(rows: rows)
     }
 }

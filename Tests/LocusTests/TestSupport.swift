@@ -1,6 +1,7 @@
 import Foundation
 import LocusCore
 import LocusEngine
+import Testing
 
 /// Paths and shared, expensive fixtures for the tests.
 enum TestSupport {
@@ -32,6 +33,18 @@ enum TestSupport {
         let dir = runDirectory.appendingPathComponent(UUID().uuidString)
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
+    }
+
+    /// The address search of an index built through the real builder from `rows`: a CSV's lines,
+    /// its header first (number, street, city, state, postcode, lon, lat).
+    static func addressSearch(rows: [String]) throws -> AddressSearch {
+        let dir = temporaryDirectory()
+        let csv = dir.appendingPathComponent("addresses.csv")
+        try rows.joined(separator: "\n").write(to: csv, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("addresses.locus").path)
+        config.addresses = csv.path
+        _ = try IndexBuilder.build(config)
+        return try #require(try LocusIndex(path: config.output).search)
     }
 
     /// The full Portland index, built once per test run through the real builder.
