@@ -390,6 +390,13 @@ import Testing
         }
     }
 
+    /// A number the grid places kilometres from its street's points is in the ZIP code of the
+    /// addresses around it, not of those points (SW Idaho St's are in 97221, 4 km west).
+    @Test func aGridPlacedNumberIsInItsNeighboursZIPCode() throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text("0205 SW IDAHO ST"))).candidates.first)
+        #expect(top.key.hasPrefix("g") && top.components.postcode == "97239", "\(top.address) \(top.key)")
+    }
+
     /// Beyond the street's last numbers, the last of which share one spot (a building's addresses
     /// on one point): the street's line fitted over its numbers, not read from two points side by
     /// side (which pointed across the street and out of reach: street only). Known issue since
