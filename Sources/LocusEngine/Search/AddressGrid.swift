@@ -268,6 +268,14 @@ extension AddressSearch {
         return (GeoPoint(x: own.lon + x / s.metresPerDegreeX, y: own.lat + y / s.metresPerDegreeY), spread)
     }
 
+    /// The addresses of street place `k` in number order (its run of its street's list); nil for
+    /// no street place.
+    func addresses(ofStreetPlace k: Int) -> Slice<StoredIDs>? {
+        guard k >= 0, k < streetPlaces.count else { return nil }
+        let s = streetPlaces[k].street
+        return zip(places(ofStreet: s), addressRuns(onStreet: s)).first { $0.0 == k }?.1
+    }
+
     /// Addresses of a city whose own places the grid is asked for (`gridHolds`).
     static let gridCheckSample = 150
     /// Of those the grid places, the share within 75 m of their own point below which a city is
@@ -299,8 +307,7 @@ extension AddressSearch {
         var places: [(k: Int, run: [Int32])] = []
         var total = 0
         for k in streetPlaces.indices where streetPlaces[k].locality == locality && table.axes[k] != nil {
-            let s = streetPlaces[k].street
-            guard let run = zip(self.places(ofStreet: s), addressRuns(onStreet: s)).first(where: { $0.0 == k })?.1 else { continue }
+            guard let run = addresses(ofStreetPlace: k) else { continue }
             places.append((k, Array(run)))
             total += run.count
         }

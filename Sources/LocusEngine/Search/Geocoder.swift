@@ -245,8 +245,9 @@ extension AddressSearch {
             let parts = rest.split(separator: ":").compactMap { Int32($0) }
             guard parts.count == 3 || parts.count == 5, parts[0] >= 0, Int(parts[0]) < streets.count,
                   parts[1].magnitude <= 999_999_999, places(ofStreet: parts[0]).contains(Int(parts[2])),
-                  let members = zip(places(ofStreet: parts[0]), addressesByStreetPlace(parts[0])).first(where: { $0.0 == Int(parts[2]) })?.1
+                  let run = addresses(ofStreetPlace: Int(parts[2]))
             else { return nil }
+            let members = Array(run)
             var line: ScoredMatch?
             if parts.count == 5 {
                 guard let found = lookup(key: "e\(parts[0]):\(parts[1]):\(parts[3]):\(parts[4])") else { return nil }
