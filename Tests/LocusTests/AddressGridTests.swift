@@ -7,7 +7,9 @@ import Testing
 /// grid (a number stands at the same distance along every street, as in most US cities), one
 /// numbered street by street (each street's numbers start elsewhere). In each, Elm St has five
 /// known numbers at its west end, 100–140; 3000 is 2.3 km beyond them, further than a street's
-/// own line is read (`extrapolationReach`).
+/// own line is read (`extrapolationReach`). North of Gridtown's ten, two streets of one point each:
+/// Kale St's 1501 stands where the grid has 1501; Oak St's 9001 stands where the grid has 1501 too,
+/// a number of no grid there.
 @Suite struct AddressGridTests {
     /// Metres per number along every street, and degrees of longitude per metre at 38° N.
     static let pace = 0.8
@@ -28,7 +30,27 @@ import Testing
                 }
             }
         }
+        for (j, name, number) in [(10, "Kale St", 9001 - 7500), (11, "Oak St", 9001)] {
+            let x = -97.0 + 1501 * pace * degreesPerMetre, y = 38.0 + Double(j) * 0.0009 + 0.00009
+            rows.append("\(number),\(name),Gridtown,KS,67001,\(x),\(y)")
+        }
         return try TestSupport.addressSearch(rows: rows)
+    }
+
+    @Test func aStreetOfOnePointIsPlacedTheWayTheGridRunsThere() throws {
+        let search = try Self.towns()
+        var request = GeocodeRequest(.text("1801 Kale St, Gridtown, KS"))
+        request.explain = true
+        let top = try #require(search.geocode(request).first)
+        #expect(top.matchType == .extrapolated && top.key.hasPrefix("g"), "\(top.matchType) \(top.key) \(top.explain ?? [])")
+        let expected = GeoPoint(x: -97.0 + 1801 * Self.pace * Self.degreesPerMetre, y: 38.0 + 10 * 0.0009 + 0.00009)
+        let metres = expected.metres(to: GeoPoint(x: top.location.x, y: top.location.y))
+        #expect(metres < 25, "\(metres) m off")
+        let back = try #require(search.geocode(GeocodeRequest(.key(top.key))).first)
+        #expect(back.location.x == top.location.x && back.location.y == top.location.y)
+        // A point whose number the grid has 6 km off says nothing of the way its street runs.
+        let odd = try #require(search.geocode(GeocodeRequest(.text("9301 Oak St, Gridtown, KS"))).first)
+        #expect(odd.matchType == .street && odd.components.street == "Oak St", "\(odd.matchType) \(odd.key)")
     }
 
     @Test func aNumberBeyondItsStreetsReachIsWhereTheParallelStreetsHaveIt() throws {

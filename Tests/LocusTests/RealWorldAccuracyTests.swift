@@ -390,6 +390,32 @@ import Testing
         }
     }
 
+    /// A street of one or two points has no line of its own to place a number along; the way the
+    /// grid runs there, the one that puts its known number where it stands, does (real trees;
+    /// each was the street alone, at a known point: 300 N Graham St 441 m off, 122 N Graham St
+    /// 597 m; 10808 NE 5th Ave 41 m, without its number). A number the grid there would put out of any street's pace
+    /// from the point stays the street alone ("87 SW Stark St": the hills' short streets 5 km west).
+    @Test(arguments: [
+        ForwardCase(text: "300 N GRAHAM ST", street: "N Graham St", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.670045, y: 45.542776), failureClass: "a street of one point"),
+        ForwardCase(text: "122 N GRAHAM ST", street: "N Graham St", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.668042, y: 45.542448), failureClass: "a street of one point"),
+        ForwardCase(text: "10808 NE 5TH AVE", street: "NE 5th Ave", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.660056, y: 45.600855), failureClass: "a stretch of a point or two"),
+    ])
+    func aStreetOfAPointOrTwoIsPlacedTheWayTheGridRunsThere(_ c: ForwardCase) throws {
+        try forwardOnSparsePoints(c)
+        let top = try #require(try locator.geocode(GeocodeRequest(.text(c.text))).candidates.first)
+        #expect(top.key.hasPrefix("g"), "\(top.key)")
+        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
+        #expect(back.address == top.address && back.location.x == top.location.x && back.location.y == top.location.y)
+    }
+
+    @Test func aStreetOfOnePointIsNotPlacedFasterThanStreetsRun() throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text("87 SW STARK ST"))).candidates.first)
+        #expect(top.matchType == .street && top.components.street == "SW Stark St", "\(top.address) \(top.key)")
+    }
+
     /// A number the grid places kilometres from its street's points is in the ZIP code of the
     /// addresses around it, not of those points (SW Idaho St's are in 97221, 4 km west).
     @Test func aGridPlacedNumberIsInItsNeighboursZIPCode() throws {

@@ -115,6 +115,10 @@ extension AddressSearch {
         /// are looked for in. Scanning all the region's addresses of those 600 numbers made that
         /// evaluation 92 s, not 18 s (before `gridPenaltyLimit`, which made it 9.4 s, as before).
         var groups: [Int64: (numbers: [Int32], addresses: [Int32], places: [Int32])]
+        /// Each group's way, its streets' directions weighted by length (a unit vector, east and
+        /// north), and how many street places it has: the ways a street of a point or two may run
+        /// (`gridPlaceSparse`).
+        var headings: [Int64: (east: Double, north: Double, places: Int)]
 
         static func groupKey(locality: Int32, directional: Int32, sector: Int) -> Int64 {
             Int64(locality) << 32 | Int64(UInt16(truncatingIfNeeded: directional)) << 8 | Int64(sector & 0xff)
@@ -137,7 +141,7 @@ extension AddressSearch {
         streetAxisTable.value {
             var table = GridTable(axes: .init(repeating: nil, count: streetPlaces.count),
                                   placeOfAddress: .init(repeating: -1, count: addresses.count),
-                                  directional: .init(repeating: -1, count: streetPlaces.count), groups: [:])
+                                  directional: .init(repeating: -1, count: streetPlaces.count), groups: [:], headings: [:])
             var members: [Int64: [Int32]] = [:]
             var directionals: [String: Int32] = [:]
             let points = addresses.points
@@ -152,7 +156,13 @@ extension AddressSearch {
                     table.axes[k] = axis
                     let key = GridTable.groupKey(locality: streetPlaces[k].locality, directional: d, sector: Self.sector(ofDegrees: Self.degrees(axis)))
                     members[key, default: []].append(contentsOf: run)
+                    let sum = table.headings[key] ?? (0, 0, 0)
+                    table.headings[key] = (sum.east + axis.east * axis.span, sum.north + axis.north * axis.span, sum.places + 1)
                 }
+            }
+            for (key, sum) in table.headings {
+                let length = (sum.east * sum.east + sum.north * sum.north).squareRoot()
+                table.headings[key] = length > 0 ? (sum.east / length, sum.north / length, sum.places) : nil
             }
             for (key, group) in members {
                 let sorted = group.map { (points.number(Int($0)), $0) }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
@@ -196,11 +206,62 @@ extension AddressSearch {
     /// street's pace), the median of those is taken along a direction averaged over the streets
     /// (weighted by length: a short street's own direction is a few degrees off, 200 m over 4 km),
     /// and the street's own points nearest that place say where across. With the spread (metres)
-    /// of the middle half of the estimates; nil with fewer than `gridEstimates`.
+    /// of the middle half of the estimates; nil with fewer than `gridEstimates`. A street place with
+    /// no line of its own is read along the way the grid runs there (`gridPlaceSparse`).
     func gridPlace(_ number: Int, street: Int32, place k: Int, members: [Int32]) -> (location: GeoPoint, spread: Double)? {
         let table = gridTable
+        guard k >= 0, k < table.axes.count, !members.isEmpty else { return nil }
+        guard let own = table.axes[k] else { return gridPlaceSparse(number, street: street, place: k, members: members) }
+        return gridPlace(number, street: street, place: k, members: members, axis: own)
+    }
+
+    /// Street places of the grid's groups a street of a point or two is tried along, at the least:
+    /// a way few streets run is no way of the grid.
+    static let gridSparseHeadingPlaces = 5
+    /// Metres from its own point within which a sparse street's known number must be placed by a
+    /// way of the grid for that way to be the street's.
+    static let gridSparseCheck = 50.0
+
+    /// Where `number` lies on a street place too short for a line of its own (a point or two, or
+    /// numbers that do not run): of the ways the streets of its city and directional run, the one
+    /// whose grid places the street's known number (the one nearest the wanted) where it stands,
+    /// within `gridSparseCheck` — a way across the street reads numbers of another kind, kilometres
+    /// off — and the number placed that way, moved as the known one's place was to its point.
+    func gridPlaceSparse(_ number: Int, street: Int32, place k: Int, members: [Int32]) -> (location: GeoPoint, spread: Double)? {
+        let table = gridTable
+        let points = addresses.points
+        guard k >= 0, k < streetPlaces.count,
+              let anchor = members.min(by: { abs(Int(points.number(Int($0))) - number) < abs(Int(points.number(Int($1))) - number) })
+        else { return nil }
+        let a = points[Int(anchor)]
+        let known = Int(a.number)
+        guard known != number else { return nil }
+        let point = GeoPoint(x: a.lon, y: a.lat)
+        let locality = streetPlaces[k].locality, prefix = table.directional[k]
+        var best: (error: Double, location: GeoPoint, spread: Double)?
+        for sector in 0..<Self.gridSectors {
+            guard let way = table.headings[GridTable.groupKey(locality: locality, directional: prefix, sector: sector)],
+                  way.places >= Self.gridSparseHeadingPlaces else { continue }
+            let axis = StreetAxis(lon: a.lon, lat: a.lat, east: way.east, north: way.north, pace: 1, span: 0)
+            guard let (at, _) = gridPlace(known, street: street, place: k, members: [anchor], axis: axis) else { continue }
+            let error = at.metres(to: point)
+            guard error < Self.gridSparseCheck, error < best?.error ?? .infinity,
+                  let (there, spread) = gridPlace(number, street: street, place: k, members: [anchor], axis: axis) else { continue }
+            // No faster than streets' numbers run: the streets read for a number far off may be of
+            // another stretch of the grid ("87 SW Stark St", 713 numbers from its one point, read
+            // from the hills' short streets 5 km west).
+            let location = GeoPoint(x: there.x + point.x - at.x, y: there.y + point.y - at.y)
+            guard location.metres(to: point) <= Self.fastestPace * Double(abs(number - known)) else { continue }
+            best = (error, location, spread)
+        }
+        return best.map { ($0.location, $0.spread) }
+    }
+
+    /// `gridPlace` along `own`, street place `k`'s axis (or the way it is taken to run).
+    func gridPlace(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis) -> (location: GeoPoint, spread: Double)? {
+        let table = gridTable
         let axes = table.axes
-        guard k >= 0, k < axes.count, let own = axes[k], !members.isEmpty else { return nil }
+        guard k >= 0, k < axes.count, !members.isEmpty else { return nil }
         let points = addresses.points
         let locality = streetPlaces[k].locality
         let prefix = table.directional[k]
