@@ -37,6 +37,54 @@ import Testing
         return try TestSupport.addressSearch(rows: rows)
     }
 
+    /// Metres along a street of Blockton to number `n`: its blocks (hundreds) are 40 m long up to
+    /// the 600s and 120 m long from the 700s on, on every street alike (the cross streets).
+    static func blocktonMetres(_ n: Int) -> Double {
+        let block = { (h: Int) -> Double in h <= 6 ? 40 : 120 }
+        let h = n / 100
+        return (1..<max(1, h)).reduce(0) { $0 + block($1) } + Double(n % 100) / 100 * block(h)
+    }
+
+    /// Blockton: ten parallel streets, blocks of two lengths (`blocktonMetres`); Elm St knows 101–141
+    /// and 1301–1341 only, 920 m apart.
+    static func blockton() throws -> AddressSearch {
+        var rows = ["number,street,city,state,postcode,lon,lat"]
+        let names = ["Ash St", "Birch St", "Cedar St", "Dogwood St", "Elm St", "Fir St", "Gum St", "Hazel St", "Ivy St", "Juniper St"]
+        for (j, name) in names.enumerated() {
+            let numbers = name == "Elm St" ? [101, 121, 141, 1301, 1321, 1341]
+                : Array(stride(from: 100, through: 3600, by: 20)).flatMap { [$0, $0 + 1] }
+            for n in numbers {
+                let x = -95.0 + blocktonMetres(n) * degreesPerMetre
+                let y = 38.0 + Double(j) * 0.0009 + (n % 2 == 1 ? 0.00009 : -0.00009)
+                rows.append("\(n),\(name),Blockton,KS,67003,\(x),\(y)")
+            }
+        }
+        return try TestSupport.addressSearch(rows: rows)
+    }
+
+    /// Between two known numbers blocks apart, a straight line has every block as long as every
+    /// other: 701 Elm St would stand 219 m east of where the parallel streets have the 700s.
+    @Test func aNumberBetweenKnownOnesBlocksApartIsWhereTheParallelStreetsHaveItsBlock() throws {
+        let search = try Self.blockton()
+        let town = try #require(search.localities.firstIndex { $0.city == "Blockton" })
+        let (answered, near) = search.gridCheck(in: Int32(town))
+        #expect(search.gridHolds(in: Int32(town)), "\(near) of \(answered)")
+        var request = GeocodeRequest(.text("701 Elm St, Blockton, KS"))
+        request.explain = true
+        let top = try #require(search.geocode(request).first)
+        #expect(top.matchType == .interpolated && top.key.hasPrefix("h"), "\(top.matchType) \(top.key) \(top.explain ?? [])")
+        let expected = GeoPoint(x: -95.0 + Self.blocktonMetres(701) * Self.degreesPerMetre, y: 38.0 + 4 * 0.0009 + 0.00009)
+        let metres = expected.metres(to: GeoPoint(x: top.location.x, y: top.location.y))
+        #expect(metres < 15, "\(metres) m off")
+        let back = try #require(search.geocode(GeocodeRequest(.key(top.key))).first)
+        #expect(back.location.x == top.location.x && back.location.y == top.location.y)
+        // A key naming addresses of two streets, or out of order, finds nothing.
+        let parts = top.key.dropFirst().split(separator: ":")
+        for bad in ["h\(parts[0]):\(parts[1]):\(parts[3]):\(parts[2])", "h\(parts[0]):\(parts[1]):0:\(parts[3])", "h\(parts[0]):\(parts[1])"] {
+            #expect(search.geocode(GeocodeRequest(.key(bad))).isEmpty, "\(bad)")
+        }
+    }
+
     @Test func aStreetOfOnePointIsPlacedTheWayTheGridRunsThere() throws {
         let search = try Self.towns()
         var request = GeocodeRequest(.text("1801 Kale St, Gridtown, KS"))
