@@ -378,12 +378,7 @@ import Testing
                     near: GeoPoint(x: -122.557792, y: 45.522095), failureClass: "no line"),
     ])
     func aNumberFarBeyondItsStreetsPointsIsPlacedByTheGrid(_ c: ForwardCase) throws {
-        try forwardOnSparsePoints(c)
-        let top = try #require(try locator.geocode(GeocodeRequest(.text(c.text))).candidates.first)
-        #expect(top.key.hasPrefix("g"), "\(top.key)")
-        // Its key finds it again, where it was.
-        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
-        #expect(back.address == top.address && back.location.x == top.location.x && back.location.y == top.location.y)
+        let top = try placedAndFoundAgain(c, key: "g")
         // A key naming another street place, or a fit that is none, finds nothing.
         let parts = top.key.dropFirst().split(separator: ":")
         for bad in ["g\(parts[0]):\(parts[1]):0", "g\(parts[0]):\(parts[1]):\(parts[2]):0:1", "g\(parts[0]):\(parts[1])"] {
@@ -394,8 +389,9 @@ import Testing
     /// A street of one or two points has no line of its own to place a number along; the way the
     /// grid runs there, the one that puts its known number where it stands, does (real trees;
     /// each was the street alone, at a known point: 300 N Graham St 441 m off, 122 N Graham St
-    /// 597 m; 10808 NE 5th Ave 41 m, without its number). A number the grid there would put out of any street's pace
-    /// from the point stays the street alone ("87 SW Stark St": the hills' short streets 5 km west).
+    /// 597 m; 10808 NE 5th Ave 41 m, without its number). A number the grid there would put
+    /// further from the point than any street's pace stays the street alone ("87 SW Stark St":
+    /// the hills' short streets 5 km west).
     @Test(arguments: [
         ForwardCase(text: "300 N GRAHAM ST", street: "N Graham St", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.670045, y: 45.542776), failureClass: "a street of one point"),
@@ -405,11 +401,7 @@ import Testing
                     near: GeoPoint(x: -122.660056, y: 45.600855), failureClass: "a stretch of a point or two"),
     ])
     func aStreetOfAPointOrTwoIsPlacedTheWayTheGridRunsThere(_ c: ForwardCase) throws {
-        try forwardOnSparsePoints(c)
-        let top = try #require(try locator.geocode(GeocodeRequest(.text(c.text))).candidates.first)
-        #expect(top.key.hasPrefix("g"), "\(top.key)")
-        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
-        #expect(back.address == top.address && back.location.x == top.location.x && back.location.y == top.location.y)
+        try placedAndFoundAgain(c, key: "g")
     }
 
     /// A number between known numbers of its street several blocks apart: a straight line between
@@ -431,11 +423,19 @@ import Testing
                     near: GeoPoint(x: -122.553031, y: 45.567465), failureClass: "neighbours beyond an interpolation's reach"),
     ])
     func aNumberBlocksFromItsNeighboursIsWhereTheParallelStreetsHaveItsBlock(_ c: ForwardCase) throws {
+        try placedAndFoundAgain(c, key: "h")
+    }
+
+    /// `forwardOnSparsePoints`, the answer's key of the `key` kind, and the key finding it again
+    /// where it was.
+    @discardableResult
+    func placedAndFoundAgain(_ c: ForwardCase, key: Character) throws -> GeocodeCandidate {
         try forwardOnSparsePoints(c)
         let top = try #require(try locator.geocode(GeocodeRequest(.text(c.text))).candidates.first)
-        #expect(top.key.hasPrefix("h"), "\(top.key)")
+        #expect(top.key.first == key, "\(top.key)")
         let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
         #expect(back.address == top.address && back.location.x == top.location.x && back.location.y == top.location.y)
+        return top
     }
 
     @Test func aStreetOfOnePointIsNotPlacedFasterThanStreetsRun() throws {
