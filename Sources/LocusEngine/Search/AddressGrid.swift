@@ -360,23 +360,23 @@ extension AddressSearch {
         guard below >= 0, above >= 0, Int(below) < points.count, Int(above) < points.count else { return nil }
         let a = points[Int(below)], b = points[Int(above)]
         let n = number.value
+        let from = GeoPoint(x: a.lon, y: a.lat), to = GeoPoint(x: b.lon, y: b.lat)
+        let span = from.metres(to: to)
         // As `gridPlaced`: a street matched more loosely than `gridPenaltyLimit` is not worth the reading.
         guard penalty < Self.gridPenaltyLimit, a.street == UInt32(street), b.street == UInt32(street), Int(a.number) < n, n < Int(b.number),
-              GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: b.lon, y: b.lat)) <= Self.gridBetweenLongest,
-              let t = gridBetween(n, from: below, to: above) else { return nil }
+              span <= Self.gridBetweenLongest, let t = gridBetween(n, from: below, to: above) else { return nil }
         let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
-        let from = GeoPoint(x: a.lon, y: a.lat), to = GeoPoint(x: b.lon, y: b.lat)
         // As `interpolated` where one would reach (between numbers of both sides, the side is a
         // guess); further apart, as the grid's number beyond a street's known ones, that far from
         // the nearer: "905 NE 11th Ave" between Canby's 179 and 1323 scored as an interpolation
         // put Canby before Portland's, placed 712 m from its 1803.
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
-        let span = from.metres(to: to)
-        let nearer = min(location.metres(to: from), location.metres(to: to))
+        let (toFrom, toTo) = (location.metres(to: from), location.metres(to: to))
+        let nearer = min(toFrom, toTo)
         let cost = span <= Self.interpolationSpan ? (sameSide ? 10.0 : 12.0) : min(15 + nearer / 200, Self.numberNotPlacedPenalty)
         let place = span <= Self.interpolationSpan
             ? placeNamed(near: location, from, to, anchor: Int32(a.place), or: Int32(b.place), q)
-            : placeNamed(near: location, from, to, anchor: neighboursPlace(at: location, of: nearer == location.metres(to: from) ? below : above), q)
+            : placeNamed(near: location, from, to, anchor: neighboursPlace(at: location, of: toFrom <= toTo ? below : above), q)
         return placed(number, at: location, in: place, from: below, q: q, penalty: penalty, cost: cost, cap: 100 - cost - 1,
                       type: .interpolated, key: "h\(street):\(n):\(below):\(above)", notes: notes,
                       how: "house number \(number.text) placed between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(sameSide ? "" : " (numbers of both sides)") where the parallel streets have its block (−\(Int(cost)))")
@@ -390,12 +390,12 @@ extension AddressSearch {
         let points = addresses.points
         let a = points[Int(below)], b = points[Int(above)]
         let k = Int(table.placeOfAddress[Int(below)])
-        guard k >= 0, k < streetPlaces.count, Int(table.placeOfAddress[Int(above)]) == k,
-              gridHolds(in: streetPlaces[k].locality) else { return nil }
         let s = LocalMetricScale(latitude: a.lat)
         let dx = (b.lon - a.lon) * s.metresPerDegreeX, dy = (b.lat - a.lat) * s.metresPerDegreeY
         let length = (dx * dx + dy * dy).squareRoot()
-        guard length >= Self.gridBetweenSpan else { return nil }
+        // The length first: most pairs are a block or less apart, and the town's trust is behind a lock.
+        guard length >= Self.gridBetweenSpan, k >= 0, k < streetPlaces.count, Int(table.placeOfAddress[Int(above)]) == k,
+              gridHolds(in: streetPlaces[k].locality) else { return nil }
         let east = dx / length, north = dy / length
         let heading = atan2(north, east) * 180 / .pi
         let parallel = cos(Self.gridAngle * .pi / 180)
