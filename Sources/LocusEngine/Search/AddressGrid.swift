@@ -268,10 +268,7 @@ extension AddressSearch {
         let axes = table.axes
         guard k >= 0, k < axes.count, !members.isEmpty else { return nil }
         let points = addresses.points
-        let locality = streetPlaces[k].locality
-        let prefix = table.directional[k]
         let s = LocalMetricScale(latitude: own.lat)
-        let parallel = cos(Self.gridAngle * .pi / 180)
         func metres(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
             ((lon - own.lon) * s.metresPerDegreeX, (lat - own.lat) * s.metresPerDegreeY)
         }
@@ -279,27 +276,12 @@ extension AddressSearch {
         var others: [Int] = []
         let window = Self.gridNumberWindow
         guard number > Int(Int32.min) + window, number < Int(Int32.max) - window else { return nil }
-        let heading = Self.degrees(own)
-        let sectors = Set([Self.sector(ofDegrees: heading - Self.gridAngle), Self.sector(ofDegrees: heading + Self.gridAngle)]).sorted()
-        for sector in sectors {
-            guard let group = table.groups[GridTable.groupKey(locality: locality, directional: prefix, sector: sector)] else { continue }
-            var lo = 0, hi = group.numbers.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if Int(group.numbers[mid]) < number - window { lo = mid + 1 } else { hi = mid }
-            }
-            for i in lo..<group.numbers.count {
-                guard Int(group.numbers[i]) <= number + window else { break }
-                let t = Int(group.places[i])
-                guard t >= 0, t < axes.count, t != k, let axis = axes[t],
-                      axis.east * own.east + axis.north * own.north >= parallel else { continue }
-                let p = points[Int(group.addresses[i])]
-                guard p.street != UInt32(street) else { continue }
-                let (x, y) = metres(p.lon, p.lat)
-                guard abs(-x * own.north + y * own.east) <= Self.gridReach else { continue }
-                found.append((x, y, Double(number - Int(p.number)), axis.pace))
-                others.append(t)
-            }
+        parallelPoints(to: k, east: own.east, north: own.north, numbers: (number - window)...(number + window),
+                       street: UInt32(bitPattern: street)) { p, t, axis in
+            let (x, y) = metres(p.lon, p.lat)
+            guard abs(-x * own.north + y * own.east) <= Self.gridReach else { return }
+            found.append((x, y, Double(number - Int(p.number)), axis.pace))
+            others.append(t)
         }
         guard found.count >= Self.gridEstimates else { return nil }
         var east = own.east * own.span, north = own.north * own.span
@@ -334,6 +316,37 @@ extension AddressSearch {
         return (GeoPoint(x: own.lon + x / s.metresPerDegreeX, y: own.lat + y / s.metresPerDegreeY), spread)
     }
 
+    /// Each point of the streets of street place `k`'s city and leading directional that run within
+    /// `gridAngle` of the way (`east`, `north`), whose number is in `numbers`, other than of street
+    /// place `k` and street `street`: with its street place and that place's axis. What the grid's
+    /// readings (`gridPlace`, `gridBetween`) are made of.
+    func parallelPoints(to k: Int, east: Double, north: Double, numbers: ClosedRange<Int>, street: UInt32,
+                        _ body: (AddressIndex.Point, Int, StreetAxis) -> Void) {
+        let table = gridTable
+        let points = addresses.points
+        let parallel = cos(Self.gridAngle * .pi / 180)
+        let heading = atan2(north, east) * 180 / .pi
+        let sectors = Set([Self.sector(ofDegrees: heading - Self.gridAngle), Self.sector(ofDegrees: heading + Self.gridAngle)]).sorted()
+        for sector in sectors {
+            guard let group = table.groups[GridTable.groupKey(locality: streetPlaces[k].locality, directional: table.directional[k],
+                                                              sector: sector)] else { continue }
+            var lo = 0, hi = group.numbers.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(group.numbers[mid]) < numbers.lowerBound { lo = mid + 1 } else { hi = mid }
+            }
+            for i in lo..<group.numbers.count {
+                guard Int(group.numbers[i]) <= numbers.upperBound else { break }
+                let t = Int(group.places[i])
+                guard t >= 0, t < table.axes.count, t != k, let axis = table.axes[t],
+                      axis.east * east + axis.north * north >= parallel else { continue }
+                let p = points[Int(group.addresses[i])]
+                guard p.street != street else { continue }
+                body(p, t, axis)
+            }
+        }
+    }
+
     /// Metres between a number's two known neighbours on its side from which the grid says where
     /// between them it lies (`gridInterpolated`): nearer, the straight line between them does as
     /// well (on the dev street trees, neighbours 150–300 m apart: 2,470 trees within 75 m by the
@@ -349,8 +362,8 @@ extension AddressSearch {
     static let gridBetweenLongest = 6000.0
 
     /// A number between two known numbers of its street (`below`, `above`: its side's, else either
-    /// side's) that stand `gridBetweenSpan` or more apart, several blocks: a straight line between them has every
-    /// block as long as every other, and numbers jump at each cross street. The parallel streets'
+    /// side's) that stand `gridBetweenSpan` or more apart, several blocks: a straight line between
+    /// them has every block as long as every other, and numbers jump at each cross street. The parallel streets'
     /// points of its hundred — its block, on the streets beside it — say where along it lies, each
     /// moved by its own street's pace (`gridBetween`); it is placed that far between the two, on
     /// the line joining them. Scored as an interpolation; key `h…`.
@@ -397,31 +410,13 @@ extension AddressSearch {
         guard length >= Self.gridBetweenSpan, k >= 0, k < streetPlaces.count, Int(table.placeOfAddress[Int(above)]) == k,
               gridHolds(in: streetPlaces[k].locality) else { return nil }
         let east = dx / length, north = dy / length
-        let heading = atan2(north, east) * 180 / .pi
-        let parallel = cos(Self.gridAngle * .pi / 180)
-        let first = HouseNumber.hundred(of: number) * 100, last = first + 99
+        let first = HouseNumber.hundred(of: number) * 100
         var estimates: [Double] = []
-        let sectors = Set([Self.sector(ofDegrees: heading - Self.gridAngle), Self.sector(ofDegrees: heading + Self.gridAngle)]).sorted()
-        for sector in sectors {
-            guard let group = table.groups[GridTable.groupKey(locality: streetPlaces[k].locality, directional: table.directional[k],
-                                                              sector: sector)] else { continue }
-            var lo = 0, hi = group.numbers.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if Int(group.numbers[mid]) < first { lo = mid + 1 } else { hi = mid }
-            }
-            for i in lo..<group.numbers.count {
-                guard Int(group.numbers[i]) <= last else { break }
-                let t = Int(group.places[i])
-                guard t >= 0, t < table.axes.count, t != k, let axis = table.axes[t],
-                      axis.east * east + axis.north * north >= parallel else { continue }
-                let p = points[Int(group.addresses[i])]
-                guard p.street != a.street else { continue }
-                let x = (p.lon - a.lon) * s.metresPerDegreeX, y = (p.lat - a.lat) * s.metresPerDegreeY
-                let along = x * east + y * north
-                guard abs(-x * north + y * east) <= Self.gridBetweenReach, along >= -50, along <= length + 50 else { continue }
-                estimates.append(along + Double(number - Int(p.number)) * axis.pace)
-            }
+        parallelPoints(to: k, east: east, north: north, numbers: first...(first + 99), street: a.street) { p, _, axis in
+            let x = (p.lon - a.lon) * s.metresPerDegreeX, y = (p.lat - a.lat) * s.metresPerDegreeY
+            let along = x * east + y * north
+            guard abs(-x * north + y * east) <= Self.gridBetweenReach, along >= -50, along <= length + 50 else { return }
+            estimates.append(along + Double(number - Int(p.number)) * axis.pace)
         }
         guard estimates.count >= Self.gridEstimates else { return nil }
         estimates.sort()
