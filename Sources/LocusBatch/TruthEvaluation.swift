@@ -125,6 +125,10 @@ public struct TruthEvaluationOptions: Sendable {
     public var reverse = true
     public var forward = true
     public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Where to write, for every row whose address is among the index's points, each address the
+    /// frontage method weighs there with its features and whether it is the recorded one: what
+    /// `scripts/fit_frontage.py` fits the method's weights on.
+    public var frontageFeatures: String?
 
     public init() {}
 }
@@ -174,6 +178,7 @@ public enum TruthEvaluation {
         let context = Context(index: index, addresses: addresses, parser: search.parser, keys: AddressKey.keysOfPoints(addresses),
                               options: options)
         let verdicts = try await judge(rows, context)
+        if let path = options.frontageFeatures { try writeFrontageFeatures(verdicts, to: path, addresses) }
         var report = TruthReport.tally(rows: rows, verdicts: verdicts, options: options)
         report.truth = path
         report.columns = TruthReport.Columns(address: input.header[columns.address], x: input.header[columns.x], y: input.header[columns.y],
@@ -232,6 +237,12 @@ public enum TruthEvaluation {
             }
         }
         v.trueMetres = truePoint?.metres
+        if context.options.frontageFeatures != nil, let key = v.key, truePoint != nil {
+            v.frontage = locator.frontageCandidates(at: position, maxDistance: ReverseRequest(location: position).maxDistance).map {
+                let c = context.addresses.components(of: $0.index)
+                return ($0, AddressKey(number: c.number, publishedStreet: c.streetFull) == key)
+            }
+        }
         if context.options.reverse, let key = v.key {
             let truth = truePoint.map { context.addresses.points[$0.index] }
             v.reverse = ReverseMethod.allCases.map { method in
@@ -242,6 +253,26 @@ public enum TruthEvaluation {
             v.forward = forwardVerdict(row.text, parsed, position: position, context, locator)
         }
         return v
+    }
+
+    /// One line per candidate of each row that has some: the row's number among the file's data
+    /// rows (1 is the first after the header), the candidate, whether it is the recorded address,
+    /// and its features.
+    static func writeFrontageFeatures(_ verdicts: [RowVerdict], to path: String, _ addresses: AddressIndex) throws(LocusError) {
+        let out = try CSVOutput(path: path, delimiter: ",", lineEnding: "\n")
+        var bytes: [UInt8] = []
+        out.format(["row", "address", "recorded", "distance", "has_direction", "along", "in_front", "overshoot", "along_angle",
+                    "across_own_street", "end_lots", "streets_between", "streets_between_depth"], into: &bytes)
+        for (row, v) in verdicts.enumerated() {
+            for (c, recorded) in v.frontage {
+                let f = c.features
+                out.format([String(row + 1), addresses.components(of: c.index).formatted, recorded ? "1" : "0"]
+                           + [f.distance, f.hasDirection ? 1 : 0, f.along, f.inFront, f.overshoot, f.alongAngle, f.acrossOwnStreet,
+                              f.endLots, f.streetsBetween, f.streetsBetweenDepth].map { String($0) }, into: &bytes)
+            }
+            if bytes.count > 1 << 20 { try out.write(bytes); bytes.removeAll(keepingCapacity: true) }
+        }
+        try out.write(bytes)
     }
 
     static func reverseVerdict(key: AddressKey, truth: AddressIndex.Point?, position: GeoPoint, method: ReverseMethod,
@@ -421,6 +452,8 @@ struct RowVerdict: Sendable {
     /// One per `ReverseMethod.allCases`, empty when not judged.
     var reverse: [ReverseVerdict] = []
     var forward: ForwardVerdict?
+    /// With `frontageFeatures`: the frontage method's candidates, and whether each is the recorded address.
+    var frontage: [(candidate: FrontageChooser.Candidate, recorded: Bool)] = []
 
     var amongIndexPoints: Bool { trueMetres != nil }
 }

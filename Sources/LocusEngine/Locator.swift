@@ -175,8 +175,7 @@ public final class Locator {
                 hit = h
                 break
             }
-            if frontage == nil || frontage!.addresses !== addresses { frontage = FrontageChooser(addresses: addresses) }
-            guard let h = frontage!.choose(q, maxDistance: request.maxDistance) else { return nil }
+            guard let h = frontageChooser(addresses).choose(q, maxDistance: request.maxDistance) else { return nil }
             hit = h
         }
         let p = addresses.points[hit.index]
@@ -189,6 +188,22 @@ public final class Locator {
         return ReverseResult(address: components.formatted, components: components,
                              location: try location(at, in: request.outSpatialReference ?? request.spatialReference),
                              distanceMetres: distance, matchType: .pointAddress)
+    }
+
+    private func frontageChooser(_ addresses: AddressIndex) -> FrontageChooser {
+        if let f = frontage, f.addresses === addresses { return f }
+        let f = FrontageChooser(addresses: addresses)
+        frontage = f
+        return f
+    }
+
+    /// The addresses the frontage method weighs at a lon/lat point, with what it weighs about
+    /// each (for fitting its weights on a city's own records); empty when none is within
+    /// `maxDistance` metres.
+    public func frontageCandidates(at q: GeoPoint, maxDistance: Double) -> [FrontageChooser.Candidate] {
+        guard let addresses = index.addresses, q.x.isFinite, q.y.isFinite, maxDistance.isFinite, maxDistance >= 0,
+              maxDistance <= QueryLimits.maximumDistance else { return [] }
+        return frontageChooser(addresses).candidates(q, maxDistance: maxDistance)
     }
 
     private func searchIndex() throws(LocusError) -> AddressSearch {

@@ -184,6 +184,8 @@ extension Locus {
         @Option(help: ArgumentHelp("With --truth: only reverse or only forward geocoding (default both).", valueName: "reverse|forward"))
         var only: Part?
         @Flag(help: "With --truth: the whole report as one JSON object.") var json = false
+        @Option(help: ArgumentHelp("With --truth: write the frontage method's candidates at every row whose address is among the index's points, with their features and whether each is the recorded address (what scripts/fit_frontage.py fits its weights on).", valueName: "out.csv"))
+        var frontageFeatures: String?
         @OptionGroup var index: IndexOptions
 
         func validate() throws {
@@ -207,6 +209,7 @@ extension Locus {
                 options.limit = limit
                 options.reverse = only != .forward
                 options.forward = only != .reverse
+                options.frontageFeatures = frontageFeatures
                 let report = try await TruthEvaluation.run(truth: truth, index: try index.open(.all), options: options)
                 if json {
                     FileHandle.standardOutput.write(try report.json() + Data("\n".utf8))

@@ -224,6 +224,31 @@ import Testing
         #expect(r.stdout.contains("| · far_lot | 1 | 12.50 % |"))
     }
 
+    /// What `scripts/fit_frontage.py` fits on: every candidate at each row whose address is among
+    /// the index's points (rows 1–8 and 3405 of the fixture's), the recorded one marked.
+    @Test func frontageFeaturesForFitting() throws {
+        let out = TestSupport.temporaryDirectory().appendingPathComponent("features.csv").path
+        let r = try TestSupport.locus(["eval", "--truth", TruthEvaluationTests.fixture, "--only", "reverse",
+                                       "--frontage-features", out, "--index", index])
+        #expect(r.status == 0, "\(r.stderr)")
+        let input = try CSVInput(path: out)
+        #expect(input.header == ["row", "address", "recorded", "distance", "has_direction", "along", "in_front", "overshoot",
+                                 "along_angle", "across_own_street", "end_lots", "streets_between", "streets_between_depth"])
+        var rows: [[String]] = []
+        while let row = try input.next() { rows.append(row) }
+        // The fixture's rows whose address is among the index's points: data rows 1-8.
+        #expect(Set(rows.compactMap { Int($0[0]) }) == Set(1...8))
+        #expect(rows.allSatisfy { $0.count == 13 })
+        // Row 1: 6132 NE 34th Ave recorded, 16.6 m from its tree; several candidates, nearest first.
+        let first = rows.filter { $0[0] == "1" }
+        #expect(first.count > 1)
+        let recorded = first.filter { $0[2] == "1" }
+        #expect(recorded.map { $0[1] } == ["6132 NE 34th Ave, Portland, OR 97211"])
+        #expect(abs((Double(recorded.first?[3] ?? "") ?? 0) - 16.6) < 0.1)
+        let distances = first.compactMap { Double($0[3]) }
+        #expect(distances == distances.sorted())
+    }
+
     @Test func badOptionsSayWhy() throws {
         let missing = try TestSupport.locus(["eval", "--truth", "/nonexistent/truth.csv", "--index", index])
         #expect(missing.status == 66)
