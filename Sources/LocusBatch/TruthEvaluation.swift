@@ -170,6 +170,8 @@ public enum TruthEvaluation {
         }
         let input = try CSVInput(path: path)
         let columns = try TruthColumns(header: input.header, options: options)
+        // Opened before the rows are judged: a path that cannot be written fails at once.
+        let features = try options.frontageFeatures.map { p throws(LocusError) in try CSVOutput(path: p, delimiter: ",", lineEnding: "\n") }
         var rows: [RecordedRow] = []
         while options.limit.map({ rows.count < $0 }) ?? true, let row = try input.next() {
             func field(_ i: Int) -> String { i < row.count ? row[i].trimmingWhitespace() : "" }
@@ -178,7 +180,7 @@ public enum TruthEvaluation {
         let context = Context(index: index, addresses: addresses, parser: search.parser, keys: AddressKey.keysOfPoints(addresses),
                               options: options)
         let verdicts = try await judge(rows, context)
-        if let path = options.frontageFeatures { try writeFrontageFeatures(verdicts, to: path, addresses) }
+        if let features { try writeFrontageFeatures(verdicts, to: features, addresses) }
         var report = TruthReport.tally(rows: rows, verdicts: verdicts, options: options)
         report.truth = path
         report.columns = TruthReport.Columns(address: input.header[columns.address], x: input.header[columns.x], y: input.header[columns.y],
@@ -258,8 +260,7 @@ public enum TruthEvaluation {
     /// One line per candidate of each row that has some: the row's number among the file's data
     /// rows (1 is the first after the header), the candidate, whether it is the recorded address,
     /// and its features.
-    static func writeFrontageFeatures(_ verdicts: [RowVerdict], to path: String, _ addresses: AddressIndex) throws(LocusError) {
-        let out = try CSVOutput(path: path, delimiter: ",", lineEnding: "\n")
+    static func writeFrontageFeatures(_ verdicts: [RowVerdict], to out: CSVOutput, _ addresses: AddressIndex) throws(LocusError) {
         var bytes: [UInt8] = []
         out.format(["row", "address", "recorded", "distance", "has_direction", "along", "in_front", "overshoot", "along_angle",
                     "across_own_street", "end_lots", "streets_between", "streets_between_depth"], into: &bytes)

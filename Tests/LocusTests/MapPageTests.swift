@@ -98,9 +98,9 @@ import Testing
         GeoPoint(x: a.0, y: a.1).metres(to: GeoPoint(x: b.0, y: b.1))
     }
 
-    /// A real tree of the city's inventory, recorded at 3410 NE Ainsworth St, in Concordia: the
-    /// lot it fronts is 3410's, the nearest address point 3405's, across the street.
-    static let tree = GeoPoint(x: -122.629307, y: 45.566358)
+    /// A real tree of the city's inventory, recorded at 3335 NE Ainsworth St, in Concordia: the
+    /// lot it fronts is 3335's, the nearest address point its neighbour 3325's.
+    static let tree = GeoPoint(x: -122.629936, y: 45.566452)
 
     @Test(.timeLimit(.minutes(3))) func portlandSearchClickAndCSVShowWhatTheEngineAnswers() throws {
         let index = try TestSupport.portland()
@@ -178,8 +178,8 @@ import Testing
             #expect(shown.features.map(\.name) == ["Concordia"])
             #expect(shown.highlighted == shown.features.count && shown.line, "the covering polygon outlined, a line to the answer")
         }
-        #expect(report.reverse?["frontage"]?.address == "3410 NE Ainsworth St, Portland, OR 97211")
-        #expect(report.reverse?["nearest"]?.address == "3405 NE Ainsworth St, Portland, OR 97211")
+        #expect(report.reverse?["frontage"]?.address == "3335 NE Ainsworth St, Portland, OR 97211")
+        #expect(report.reverse?["nearest"]?.address == "3325 NE Ainsworth St, Portland, OR 97211")
 
         // The CSVs: a marker per row with coordinates, the failed rows listed.
         let csv = try #require(report.csv)

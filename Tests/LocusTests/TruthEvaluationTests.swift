@@ -247,6 +247,12 @@ import Testing
         #expect(abs((Double(recorded.first?[3] ?? "") ?? 0) - 16.6) < 0.1)
         let distances = first.compactMap { Double($0[3]) }
         #expect(distances == distances.sorted())
+
+        // A path that cannot be written is refused before any row is judged.
+        let unwritable = try TestSupport.locus(["eval", "--truth", TruthEvaluationTests.fixture, "--only", "reverse",
+                                                "--frontage-features", "/nonexistent/dir/features.csv", "--index", index])
+        #expect(unwritable.status == 64)
+        #expect(unwritable.stderr.contains("/nonexistent/dir/features.csv"), "stderr was: \(unwritable.stderr)")
     }
 
     @Test func badOptionsSayWhy() throws {
