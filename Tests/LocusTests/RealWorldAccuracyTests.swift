@@ -167,6 +167,12 @@ import Testing
         // read from the next known numbers instead — was a house in Canby, 28 km off.
         ForwardCase(text: "905 NE 11TH AVE", street: "NE 11th Ave", city: "Portland", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.654675, y: 45.529102), within: 200, failureClass: "another town (stray point at the street's end)"),
+        // Placed from the other side's numbers, on its own side of the street (the mirror of
+        // theirs across the street's centre line): was 76–80 m from its trees, on the houses across.
+        ForwardCase(text: "3321 SE HARNEY CT", street: "SE Harney Ct", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.628310, y: 45.462564), within: 60, failureClass: "other side's numbers (extrapolated)"),
+        ForwardCase(text: "7536 SW KELLY AVE", street: "SW Kelly Ave", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.675346, y: 45.469651), within: 60, failureClass: "other side's numbers (by the grid)"),
         // A number the street's numbers cannot place: the street itself, not another that has it.
         ForwardCase(text: "99999 NE Glisan St", street: "NE Glisan St", city: "Portland", matchTypes: [.street],
                     failureClass: "street only, on the right street"),

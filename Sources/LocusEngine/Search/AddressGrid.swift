@@ -298,7 +298,8 @@ extension AddressSearch {
         let c = estimates.count
         let along = c % 2 == 1 ? estimates[c / 2] : (estimates[c / 2 - 1] + estimates[c / 2]) / 2
         let spread = estimates[3 * c / 4] - estimates[c / 4]
-        // Across: where the street's own points nearest that place along it stand.
+        // Across: where the street's own points nearest that place along it stand, as seen from
+        // the number's side (`onSide`).
         // (The four nearest kept as the members go: sorting a long street's thousand points for
         // them was a tenth of a grid reading.)
         var nearest: [(off: Double, across: Double)] = []
@@ -307,7 +308,8 @@ extension AddressSearch {
             let off = abs(x * east + y * north - along)
             guard nearest.count < 4 || off < nearest[3].off else { continue }
             let at = nearest.firstIndex { off < $0.off } ?? nearest.count
-            nearest.insert((off, -x * north + y * east), at: at)
+            let side = onSide(of: number, a), (sx, sy) = metres(side.x, side.y)
+            nearest.insert((off, -sx * north + sy * east), at: at)
             if nearest.count > 4 { nearest.removeLast() }
         }
         let own4 = nearest.map(\.across).sorted()
@@ -378,7 +380,8 @@ extension AddressSearch {
         // As `gridPlaced`: a street matched more loosely than `gridPenaltyLimit` is not worth the reading.
         guard penalty < Self.gridPenaltyLimit, a.street == UInt32(street), b.street == UInt32(street), Int(a.number) < n, n < Int(b.number),
               span <= Self.gridBetweenLongest, let t = gridBetween(n, from: below, to: above) else { return nil }
-        let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
+        let (start, end) = (onSide(of: n, below), onSide(of: n, above))
+        let location = GeoPoint(x: start.x + t * (end.x - start.x), y: start.y + t * (end.y - start.y))
         // As `interpolated` where one would reach (between numbers of both sides, the side is a
         // guess); further apart, as the grid's number beyond a street's known ones, that far from
         // the nearer: "905 NE 11th Ave" between Canby's 179 and 1323 scored as an interpolation

@@ -941,7 +941,8 @@ extension AddressSearch {
               GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: b.lon, y: b.lat)) <= Self.interpolationSpan else { return nil }
         let n = number.value
         let t = Double(n - Int(a.number)) / Double(Int(b.number) - Int(a.number))
-        let location = GeoPoint(x: a.lon + t * (b.lon - a.lon), y: a.lat + t * (b.lat - a.lat))
+        let from = onSide(of: n, below), to = onSide(of: n, above)
+        let location = GeoPoint(x: from.x + t * (to.x - from.x), y: from.y + t * (to.y - from.y))
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), GeoPoint(x: b.lon, y: b.lat), anchor: Int32(a.place),
                                or: Int32(b.place), q)
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
@@ -952,6 +953,26 @@ extension AddressSearch {
                       type: .interpolated, key: "i\(street):\(n):\(below):\(above)",
                       notes: notes, how: "house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))")
     }
+
+    /// Where the known address `i` stands as seen from number `n`'s side of the street: its own
+    /// point on that side (the same parity), else its mirror across the street's centre line (its
+    /// `LotFrontage`), where the houses across from it stand; its own point when no centre line is
+    /// known. A number placed from the other side's numbers was placed on the wrong side of the
+    /// street, 20–40 m from its lot.
+    func onSide(of n: Int, _ i: Int32) -> GeoPoint {
+        let points = addresses.points, p = points[Int(i)]
+        let own = GeoPoint(x: p.lon, y: p.lat)
+        guard (Int(p.number) - n) % 2 != 0, addresses.frontage.count == points.count else { return own }
+        let f = addresses.frontage[Int(i)]
+        guard f.hasDirection, !f.centre.isNaN, abs(Double(f.centre)) <= Self.mirrorReach else { return own }
+        let s = LocalMetricScale(latitude: p.lat), across = 2 * Double(f.centre)
+        return GeoPoint(x: p.lon - Double(f.uy) * across / s.metresPerDegreeX, y: p.lat + Double(f.ux) * across / s.metresPerDegreeY)
+    }
+
+    /// The most (metres) an address's street centre line may lie from it for its mirror to be
+    /// taken as where the other side's houses stand (`LotFrontage.acrossReach` reads houses across
+    /// up to 90 m away, the centre halfway).
+    static let mirrorReach = 45.0
 
     /// A number placed at `location` from the known address `anchor`: the anchor's components
     /// with the number, in `place`; `cost` and the region's off the score, at most `cap`.
@@ -982,8 +1003,9 @@ extension AddressSearch {
         let beyond = Double(number.value - Int(a.number))
         let distance = abs(beyond) * rate
         guard distance <= Self.extrapolationReach else { return nil }
-        let location = GeoPoint(x: a.lon + line.east * beyond / s.metresPerDegreeX,
-                                y: a.lat + line.north * beyond / s.metresPerDegreeY)
+        let start = onSide(of: number.value, anchor)
+        let location = GeoPoint(x: start.x + line.east * beyond / s.metresPerDegreeX,
+                                y: start.y + line.north * beyond / s.metresPerDegreeY)
         let reference = line.reference
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: Int32(a.place), q)
         if withinKnownNumbers {
