@@ -123,6 +123,28 @@ import Testing
         #expect(found > 3_000 && found < 9_000)
     }
 
+    /// The frontage method's search closes in on the nearest found plus its reach as it goes
+    /// (`NearestList.reach`); its candidates must be exactly the eight nearest within 100 m cut to
+    /// those within the reach of the nearest, as a search for the eight nearest finds them.
+    @Test func frontageCandidatesAreTheNearestWithinReach() throws {
+        let a = try #require(index.addresses)
+        let locator = Locator(index: index)
+        var rng = SeededGenerator(seed: 78)
+        var weighed = 0
+        for _ in 0..<5_000 {
+            let base = a.points[Int.random(in: 0..<a.count, using: &rng)]
+            let p = GeoPoint(x: base.lon + Double.random(in: -0.0012...0.0012, using: &rng),
+                             y: base.lat + Double.random(in: -0.0012...0.0012, using: &rng))
+            let eight = a.nearest(lon: p.x, lat: p.y, maxDistance: 100, count: FrontageChooser.candidates)
+            let within = eight.filter { $0.planarMetres <= (eight.first?.planarMetres ?? 0) + FrontageChooser.reach }
+            let expected = within.count > 1 && within[0].planarMetres > FrontageChooser.onBuilding ? within.map(\.index) : within.prefix(1).map(\.index)
+            let found = locator.frontageCandidates(at: p, maxDistance: 100).map(\.index)
+            #expect(found == expected, "at \(p.x), \(p.y)")
+            if found.count > 1 { weighed += 1 }
+        }
+        #expect(weighed > 2_000)
+    }
+
     @Test func reverseAnswersInEveryCRS() throws {
         let locator = Locator(index: index)
         let lonLat = GeoPoint(x: -122.6296, y: 45.5676)

@@ -117,6 +117,10 @@ public final class AddressIndex: Sendable {
         var items: [(index: Int, squared: Double)] = []
         let capacity: Int
         var limit: Double
+        /// Metres beyond the nearest found past which nothing is wanted (the frontage method's
+        /// candidates stand within its reach of the nearest): the limit closes in as nearer points
+        /// are found, so fewer rings are searched. Infinite: the k nearest, however far apart.
+        var reach = Double.infinity
 
         init(capacity: Int, maxDistance: Double) {
             self.capacity = max(capacity, 1)
@@ -153,6 +157,10 @@ public final class AddressIndex: Sendable {
                     i -= 1
                 }
                 b[i] = (index, squared)
+                if i == 0, reach.isFinite {
+                    let r = squared.squareRoot() + reach
+                    limit = min(limit, r * r)
+                }
             }
         }
     }

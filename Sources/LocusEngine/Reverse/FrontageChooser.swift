@@ -41,14 +41,18 @@ public final class FrontageChooser {
     init(addresses: AddressIndex) {
         self.addresses = addresses
         list = AddressIndex.NearestList(capacity: Self.candidates, maxDistance: 0)
+        // Nothing beyond the reach of the nearest is weighed, so the search need not look there:
+        // the same answers (every dev tree's), the frontage method 1.05× as fast (`locus-bench
+        // reverse`, medians of six alternated rounds).
+        list.reach = Self.reach
         lines.reserveCapacity(Self.candidates)
     }
 
     /// Addresses looked at: both sides of a street, the lots either side and the corner lots (12
     /// gave the same answers on the dev trees, 86.26 % against 86.27 %, at 0.85× the speed).
-    static let candidates = 8
+    public static let candidates = 8
     /// How much further than the nearest address a candidate may be, in metres.
-    static let reach = 40.0
+    public static let reach = 40.0
     /// A street's centre line counts as lying between only this far (metres) along from where it was
     /// seen: streets end, bend and meet.
     static let lineReach = 60.0
@@ -244,7 +248,7 @@ public final class FrontageChooser {
     }
 
     /// Metres from an address point within which a point stands on its building.
-    static let onBuilding = 5.0
+    public static let onBuilding = 5.0
 
     /// Metres within which two address points stand on one spot.
     static let oneSpot = 2.0
