@@ -966,7 +966,10 @@ extension AddressSearch {
         let f = addresses.frontage[Int(i)]
         guard f.hasDirection, !f.centre.isNaN, abs(Double(f.centre)) <= Self.mirrorReach else { return own }
         let s = LocalMetricScale(latitude: p.lat), across = 2 * Double(f.centre)
-        return GeoPoint(x: p.lon - Double(f.uy) * across / s.metresPerDegreeX, y: p.lat + Double(f.ux) * across / s.metresPerDegreeY)
+        let mirror = GeoPoint(x: p.lon - Double(f.uy) * across / s.metresPerDegreeX, y: p.lat + Double(f.ux) * across / s.metresPerDegreeY)
+        // A damaged file's direction (the mapped tables are not checked at open) must not make a
+        // place of no number.
+        return mirror.x.isFinite && mirror.y.isFinite ? mirror : own
     }
 
     /// The most (metres) an address's street centre line may lie from it for its mirror to be
