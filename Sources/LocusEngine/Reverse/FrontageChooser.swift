@@ -43,7 +43,7 @@ public final class FrontageChooser {
         list = AddressIndex.NearestList(capacity: Self.candidates, maxDistance: 0)
         // Nothing beyond the reach of the nearest is weighed, so the search need not look there:
         // the same answers (every dev tree's), the frontage method 1.05× as fast (`locus-bench
-        // reverse`, medians of six alternated rounds).
+        // reverse`, medians of ten alternated rounds: 387.6 k against 368.8 k points/s).
         list.reach = Self.reach
         lines.reserveCapacity(Self.candidates)
     }
