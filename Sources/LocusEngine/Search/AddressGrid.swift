@@ -380,8 +380,7 @@ extension AddressSearch {
         // As `gridPlaced`: a street matched more loosely than `gridPenaltyLimit` is not worth the reading.
         guard penalty < Self.gridPenaltyLimit, a.street == UInt32(street), b.street == UInt32(street), Int(a.number) < n, n < Int(b.number),
               span <= Self.gridBetweenLongest, let t = gridBetween(n, from: below, to: above) else { return nil }
-        let (start, end) = (onSide(of: n, below), onSide(of: n, above))
-        let location = GeoPoint(x: start.x + t * (end.x - start.x), y: start.y + t * (end.y - start.y))
+        let location = onSide(of: n, between: below, and: above, at: t)
         // As `interpolated` where one would reach (between numbers of both sides, the side is a
         // guess); further apart, as the grid's number beyond a street's known ones, that far from
         // the nearer: "905 NE 11th Ave" between Canby's 179 and 1323 scored as an interpolation

@@ -941,8 +941,7 @@ extension AddressSearch {
               GeoPoint(x: a.lon, y: a.lat).metres(to: GeoPoint(x: b.lon, y: b.lat)) <= Self.interpolationSpan else { return nil }
         let n = number.value
         let t = Double(n - Int(a.number)) / Double(Int(b.number) - Int(a.number))
-        let from = onSide(of: n, below), to = onSide(of: n, above)
-        let location = GeoPoint(x: from.x + t * (to.x - from.x), y: from.y + t * (to.y - from.y))
+        let location = onSide(of: n, between: below, and: above, at: t)
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), GeoPoint(x: b.lon, y: b.lat), anchor: Int32(a.place),
                                or: Int32(b.place), q)
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
@@ -970,6 +969,13 @@ extension AddressSearch {
         // A damaged file's direction (the mapped tables are not checked at open) must not make a
         // place of no number.
         return mirror.x.isFinite && mirror.y.isFinite ? mirror : own
+    }
+
+    /// The place `t` (0–1) of the way from known address `below` to `above`, both as seen from
+    /// number `n`'s side of the street (`onSide`): where an interpolation puts `n`.
+    func onSide(of n: Int, between below: Int32, and above: Int32, at t: Double) -> GeoPoint {
+        let from = onSide(of: n, below), to = onSide(of: n, above)
+        return GeoPoint(x: from.x + t * (to.x - from.x), y: from.y + t * (to.y - from.y))
     }
 
     /// The most (metres) an address's street centre line may lie from it for its mirror to be
