@@ -476,6 +476,38 @@ import Testing
         try placedAndFoundAgain(c, key: "h")
     }
 
+    /// A street the import has no points of on one side of Portland's baselines (the river,
+    /// Burnside, Williams Ave) is its namesake's continuation: NE Davis St's line goes on west of
+    /// the river as NW Davis St, SW 3rd Ave's north of Burnside as NW 3rd Ave, NE Tillamook St's
+    /// west of Williams as N Tillamook St; the number is where the quarter's parallel streets have
+    /// it (`AddressSearch.continued`). Real trees (the middle of each address's trees); each was
+    /// another town's street (Canby's NW 3rd Ave, 29 km off; Sandy's Davis St), the namesake
+    /// itself (NE Tillamook St, 1 km off) or nothing.
+    @Test(arguments: [
+        ForwardCase(text: "1809 NW DAVIS ST", street: "NW Davis St", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.689492, y: 45.524418), failureClass: "another town (no point of the street west of the river)"),
+        ForwardCase(text: "614 N TILLAMOOK ST", street: "N Tillamook St", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.672099, y: 45.537605), failureClass: "wrong directional (no point west of Williams Ave)"),
+        ForwardCase(text: "1-3 NW 3RD AVE", street: "NW 3rd Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.67363, y: 45.523293), failureClass: "another town (no point north of Burnside)"),
+        ForwardCase(text: "350 NW 3rd Ave, Portland, OR 97209", street: "NW 3rd Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.672869, y: 45.525495), failureClass: "another town (no point north of Burnside)"),
+        ForwardCase(text: "550 NW 6th Ave, Portland, OR 97209", street: "NW 6th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.676065, y: 45.526969), within: 150, failureClass: "another town (no point north of Burnside)"),
+    ])
+    func aStreetMissingFromItsQuarterIsItsNamesakesContinuation(_ c: ForwardCase) throws {
+        try placedAndFoundAgain(c, key: "v")
+    }
+
+    /// Where the namesake's points nearest the baseline are far from it and its line there runs
+    /// another way (SW 4th Ave's nearest to Burnside is 1024, 1 km south, on downtown's grid, 18°
+    /// off Old Town's), its line carried over would miss the street by hundreds of metres: not
+    /// placed so (it was, 560 m from NW 4th Ave's trees, in a first version).
+    @Test func aNamesakeFarFromTheBaselineOnAnotherGridIsNotCarriedOver() throws {
+        let found = try locator.geocode(GeocodeRequest(.text("333 NW 4th Ave, Portland, OR 97209"))).candidates
+        #expect(!found.contains { $0.key.hasPrefix("v") }, "\(found.map(\.address))")
+    }
+
     /// `forwardOnSparsePoints`, the answer's key of the `key` kind, and the key finding it again
     /// where it was.
     @discardableResult

@@ -124,6 +124,8 @@ extension AddressSearch {
         /// north), and how many street places it has: the ways a street of a point or two may run
         /// (`gridPlaceSparse`).
         var headings: [Int64: (east: Double, north: Double, places: Int)]
+        /// Each leading directional's number in `directional` (its canonical word: "northwest").
+        var directionalIDs: [String: Int32] = [:]
 
         static func groupKey(locality: Int32, directional: Int32, sector: Int) -> Int64 {
             Int64(locality) << 32 | Int64(UInt16(truncatingIfNeeded: directional)) << 8 | Int64(sector & 0xff)
@@ -165,6 +167,7 @@ extension AddressSearch {
                     table.headings[key] = (sum.east + axis.east * axis.span, sum.north + axis.north * axis.span, sum.places + 1)
                 }
             }
+            table.directionalIDs = directionals
             for (key, sum) in table.headings {
                 let length = (sum.east * sum.east + sum.north * sum.north).squareRoot()
                 table.headings[key] = length > 0 ? (sum.east / length, sum.north / length, sum.places) : nil
@@ -262,8 +265,19 @@ extension AddressSearch {
         return best.map { ($0.location, $0.spread) }
     }
 
-    /// `gridPlace` along `own`, street place `k`'s axis (or the way it is taken to run).
+    /// `gridPlace` along `own`, street place `k`'s axis (or the way it is taken to run). The
+    /// parallel streets are those of `directional` (default: street place `k`'s own) within `reach`
+    /// metres across; `sided` reads the street's points from the number's side of it (`onSide`),
+    /// else as they stand.
     func gridPlace(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis) -> (location: GeoPoint, spread: Double)? {
+        gridReading(number, street: street, place: k, members: members, axis: own).map { ($0.location, $0.spread) }
+    }
+
+    /// `gridPlace` along `own`, with the way the streets read run there (a unit vector, east and
+    /// north). `ownWeight`: `own` counts towards that way, by its length, as the parallels do.
+    func gridReading(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis, directional: Int32? = nil,
+                     reach: Double = gridReach, sided: Bool = true, ownWeight: Bool = true)
+        -> (location: GeoPoint, spread: Double, east: Double, north: Double)? {
         let table = gridTable
         let axes = table.axes
         guard k >= 0, k < axes.count, !members.isEmpty else { return nil }
@@ -277,14 +291,14 @@ extension AddressSearch {
         let window = Self.gridNumberWindow
         guard number > Int(Int32.min) + window, number < Int(Int32.max) - window else { return nil }
         parallelPoints(to: k, east: own.east, north: own.north, numbers: (number - window)...(number + window),
-                       street: UInt32(bitPattern: street)) { p, t, axis in
+                       street: UInt32(bitPattern: street), directional: directional) { p, t, axis in
             let (x, y) = metres(p.lon, p.lat)
-            guard abs(-x * own.north + y * own.east) <= Self.gridReach else { return }
+            guard abs(-x * own.north + y * own.east) <= reach else { return }
             found.append((x, y, Double(number - Int(p.number)), axis.pace))
             others.append(t)
         }
         guard found.count >= Self.gridEstimates else { return nil }
-        var east = own.east * own.span, north = own.north * own.span
+        var east = ownWeight ? own.east * own.span : 0, north = ownWeight ? own.north * own.span : 0
         for t in Set(others).sorted() {
             guard let axis = axes[t] else { continue }
             east += axis.east * axis.span
@@ -308,21 +322,23 @@ extension AddressSearch {
             let off = abs(x * east + y * north - along)
             guard nearest.count < 4 || off < nearest[3].off else { continue }
             let at = nearest.firstIndex { off < $0.off } ?? nearest.count
-            let side = onSide(of: number, a), (sx, sy) = metres(side.x, side.y)
+            let side = sided ? onSide(of: number, a) : GeoPoint(x: points[Int(a)].lon, y: points[Int(a)].lat)
+            let (sx, sy) = metres(side.x, side.y)
             nearest.insert((off, -sx * north + sy * east), at: at)
             if nearest.count > 4 { nearest.removeLast() }
         }
         let own4 = nearest.map(\.across).sorted()
         let across = own4.count % 2 == 1 ? own4[own4.count / 2] : (own4[own4.count / 2 - 1] + own4[own4.count / 2]) / 2
         let x = along * east - across * north, y = along * north + across * east
-        return (GeoPoint(x: own.lon + x / s.metresPerDegreeX, y: own.lat + y / s.metresPerDegreeY), spread)
+        return (GeoPoint(x: own.lon + x / s.metresPerDegreeX, y: own.lat + y / s.metresPerDegreeY), spread, east, north)
     }
 
-    /// Each point of the streets of street place `k`'s city and leading directional that run within
+    /// Each point of the streets of street place `k`'s city and leading directional (or
+    /// `directional`) that run within
     /// `gridAngle` of the way (`east`, `north`), whose number is in `numbers`, other than of street
     /// place `k` and street `street`: with its street place and that place's axis. What the grid's
     /// readings (`gridPlace`, `gridBetween`) are made of.
-    func parallelPoints(to k: Int, east: Double, north: Double, numbers: ClosedRange<Int>, street: UInt32,
+    func parallelPoints(to k: Int, east: Double, north: Double, numbers: ClosedRange<Int>, street: UInt32, directional: Int32? = nil,
                         _ body: (AddressIndex.Point, Int, StreetAxis) -> Void) {
         let table = gridTable
         let points = addresses.points
@@ -330,7 +346,7 @@ extension AddressSearch {
         let heading = atan2(north, east) * 180 / .pi
         let sectors = Set([Self.sector(ofDegrees: heading - Self.gridAngle), Self.sector(ofDegrees: heading + Self.gridAngle)]).sorted()
         for sector in sectors {
-            guard let group = table.groups[GridTable.groupKey(locality: streetPlaces[k].locality, directional: table.directional[k],
+            guard let group = table.groups[GridTable.groupKey(locality: streetPlaces[k].locality, directional: directional ?? table.directional[k],
                                                               sector: sector)] else { continue }
             var lo = 0, hi = group.numbers.count
             while lo < hi {
