@@ -402,9 +402,11 @@ extension AddressSearch {
                 }
             }
             // A continuation scores 85 at best (`continued`): looked for only when nothing found
-            // scores that (the synthetic mix of `locus-bench geocode`, mostly addresses that are
-            // points, lost 9 % of its throughput looking every time).
-            if !fuzzy, let number = q.number, out.allSatisfy({ $0.score < Self.continuationBest }) {
+            // scores that, or with no town named, that and what the city-size prior may take off
+            // another town's answer (`rankCitiesBySize`). The synthetic mix of `locus-bench
+            // geocode`, mostly addresses that are points, lost 9 % of its throughput looking every time.
+            let beyond = Self.continuationBest + (townNamed ? 0 : Self.cityPriorLimit)
+            if !fuzzy, let number = q.number, out.allSatisfy({ $0.score < beyond }) {
                 out.append(contentsOf: continuationMatches(number, asked: asked, found: found, placedIn: placedIn, q: q))
             }
         }
