@@ -520,6 +520,20 @@ import Testing
         return top
     }
 
+    /// A number below all of its street's known numbers is not read beyond their high end: NW
+    /// Flanders St's points are all in the NW District (1815 and up, rising west), and the grid
+    /// read for 123 the West Hills' short streets numbered on their own, placing it 2.6 km west of
+    /// Old Town's trees and 1 km west of 1815 (`gridPlacedBackwards`). Now the street, at 1815.
+    @Test(arguments: ["123 NW FLANDERS ST", "225 NW COUCH ST"])
+    func aNumberBelowItsStreetsNumbersIsNotPlacedBeyondTheirHighEnd(_ text: String) throws {
+        var request = GeocodeRequest(.text(text))
+        request.explain = true
+        let top = try #require(try locator.geocode(request).candidates.first)
+        #expect(top.components.city == "Portland" && top.components.street.hasPrefix("NW "), "\(top.address)")
+        // East of the street's lowest known number (NW Couch St's is 1806, at −122.6895).
+        #expect(top.location.x > -122.6905, "\(top.address) at \(top.location.x) \(top.explain ?? [])")
+    }
+
     @Test func aStreetOfOnePointIsNotPlacedFasterThanStreetsRun() throws {
         let top = try #require(try locator.geocode(GeocodeRequest(.text("87 SW STARK ST"))).candidates.first)
         #expect(top.matchType == .street && top.components.street == "SW Stark St", "\(top.address) \(top.key)")

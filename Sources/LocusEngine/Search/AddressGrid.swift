@@ -86,12 +86,38 @@ extension AddressSearch {
         guard let anchor = members.min(by: { squared($0) < squared($1) }) else { return nil }
         let a = points[Int(anchor)]
         let distance = GeoPoint(x: a.lon, y: a.lat).metres(to: location)
-        guard distance <= Self.gridFarthest else { return nil }
+        guard distance <= Self.gridFarthest, !gridPlacedBackwards(number.value, at: location, place: k, members: members) else { return nil }
         let cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: neighboursPlace(at: location, of: anchor), q)
         return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
                       type: .extrapolated, key: "g\(street):\(number.value):\(k)" + fit.map { ":\($0)" }.joined(), notes: notes,
                       how: "house number \(number.text) placed by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
+    }
+
+    /// Metres a number below (above) all of its street's known numbers may be read past the end
+    /// of the lowest (highest) along the street's way before the reading is taken as backwards.
+    static let gridBackwardsSlack = 100.0
+
+    /// Whether the grid put a number below all of street place `k`'s known numbers beyond the
+    /// other end of them, where the numbers are higher (or one above them beyond the low end):
+    /// the parallels read were of another stretch of the grid ("123 NW Flanders St", whose points
+    /// are all in the 1800s–2300s, was read from the West Hills' short streets numbered on their
+    /// own, 2.6 km west of where NW Flanders St's low numbers are).
+    func gridPlacedBackwards(_ number: Int, at location: GeoPoint, place k: Int, members: [Int32]) -> Bool {
+        let table = gridTable
+        let points = addresses.points
+        guard k >= 0, k < table.axes.count, let own = table.axes[k],
+              let low = members.min(by: { points.number(Int($0)) < points.number(Int($1)) }),
+              let high = members.max(by: { points.number(Int($0)) < points.number(Int($1)) }) else { return false }
+        let s = LocalMetricScale(latitude: own.lat)
+        func along(_ x: Double, _ y: Double) -> Double {
+            (x - own.lon) * s.metresPerDegreeX * own.east + (y - own.lat) * s.metresPerDegreeY * own.north
+        }
+        let (l, h) = (points[Int(low)], points[Int(high)])
+        let here = along(location.x, location.y)
+        if number < Int(l.number) { return here > along(l.lon, l.lat) + Self.gridBackwardsSlack }
+        if number > Int(h.number) { return here < along(h.lon, h.lat) - Self.gridBackwardsSlack }
+        return false
     }
 
     /// The place (city, ZIP code) of the addresses of `anchor`'s city within `gridPlaceReach` of a
