@@ -94,7 +94,7 @@ public struct AddressParser: Sendable {
     static let betweenWords: Set<String> = ["between", "btwn", "betw", "btw"]
 
     public func parse(_ text: String) -> ParsedAddress {
-        let text = Self.withoutCountry(text)
+        let text = Self.withoutCountry(Self.asciiFractions(text))
         if let q = Self.qualified(text) {
             var result = parseUnqualified(q.text)
             result.qualifier = q.qualifier
@@ -448,6 +448,24 @@ public struct AddressParser: Sendable {
             return rest.isEmpty ? text : rest
         }
         return text
+    }
+
+    /// A number's fraction as typed in a word processor, which turns "108 1/2" into "108½" (and
+    /// writes "1⁄2" with the fraction slash): as the fraction of digits it stands for, after a
+    /// space. Other text is returned as it is.
+    static func asciiFractions(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { [0xBC, 0xBD, 0xBE, 0x2044].contains($0.value) }) else { return text }
+        var out = ""
+        for c in text {
+            switch c {
+            case "¼": out += " 1/4"
+            case "½": out += " 1/2"
+            case "¾": out += " 3/4"
+            case "\u{2044}": out += "/"
+            default: out.append(c)
+            }
+        }
+        return out
     }
 
     /// "NE 82nd Ave/Glisan St", "NE 34th / Killingsworth": one slash between two street names is a

@@ -46,6 +46,18 @@ import Testing
         #expect(p.postcode == zip)
     }
 
+    /// A fraction as a word processor writes it ("108½", autocorrected from "108 1/2") is the
+    /// number's fraction; it was read as no number at all.
+    @Test(arguments: [
+        ("12½ NE 34th Ave, Portland, OR 97211", 12, "1/2"), ("12 ½ NE 34th Ave", 12, "1/2"),
+        ("108¼ SE Main St", 108, "1/4"), ("108¾ SE Main St", 108, "3/4"), ("12 1\u{2044}2 NE 34th Ave", 12, "1/2"),
+    ])
+    func aWordProcessorsFractionIsTheNumbersFraction(_ text: String, _ number: Int, _ suffix: String) {
+        let p = Self.parser.parse(text)
+        #expect(p.number?.value == number && p.number?.suffix == suffix, "\(String(describing: p.number))")
+        #expect(p.street.last == "avenue" || p.street.last == "street", "\(p.street)")
+    }
+
     @Test func tableIsLarge() {
         #expect(ParserCases.all.count >= 200)
     }
