@@ -77,6 +77,18 @@ extension AddressSearch {
               k >= 0, k < streetPlaces.count, gridHolds(in: streetPlaces[k].locality),
               let (location, found) = gridPlace(number.value, street: street, place: k, members: members), found < spread,
               (line?.location.metres(to: location) ?? 0) <= Self.gridDisagreement else { return nil }
+        guard let (anchor, distance) = nearest(of: members, to: location) else { return nil }
+        let a = addresses.points[Int(anchor)]
+        guard distance <= Self.gridFarthest, !gridPlacedBackwards(number.value, at: location, place: k, members: members) else { return nil }
+        let cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
+        let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: neighboursPlace(at: location, of: anchor), q)
+        return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
+                      type: .extrapolated, key: "g\(street):\(number.value):\(k)" + fit.map { ":\($0)" }.joined(), notes: notes,
+                      how: "house number \(number.text) placed by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
+    }
+
+    /// Of `members` (addresses), the one nearest `location`, and how many metres off it is.
+    func nearest(of members: [Int32], to location: GeoPoint) -> (address: Int32, metres: Double)? {
         let points = addresses.points
         let s = LocalMetricScale(latitude: location.y)
         func squared(_ i: Int32) -> Double {
@@ -85,13 +97,7 @@ extension AddressSearch {
         }
         guard let anchor = members.min(by: { squared($0) < squared($1) }) else { return nil }
         let a = points[Int(anchor)]
-        let distance = GeoPoint(x: a.lon, y: a.lat).metres(to: location)
-        guard distance <= Self.gridFarthest, !gridPlacedBackwards(number.value, at: location, place: k, members: members) else { return nil }
-        let cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
-        let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: neighboursPlace(at: location, of: anchor), q)
-        return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
-                      type: .extrapolated, key: "g\(street):\(number.value):\(k)" + fit.map { ":\($0)" }.joined(), notes: notes,
-                      how: "house number \(number.text) placed by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
+        return (anchor, GeoPoint(x: a.lon, y: a.lat).metres(to: location))
     }
 
     /// Metres a number below (above) all of its street's known numbers may be read past the end

@@ -120,14 +120,8 @@ extension AddressSearch {
         }
         guard let end = members.lazy.map({ along(points[Int($0)].lon, points[Int($0)].lat) }).max(),
               along(location.x, location.y) > end else { return nil }
-        let local = LocalMetricScale(latitude: location.y)
-        func squared(_ i: Int32) -> Double {
-            let dx = (points[Int(i)].lon - location.x) * local.metresPerDegreeX, dy = (points[Int(i)].lat - location.y) * local.metresPerDegreeY
-            return dx * dx + dy * dy
-        }
-        guard let anchor = nearBaseline.min(by: { squared($0) < squared($1) }) else { return nil }
+        guard let (anchor, distance) = nearest(of: nearBaseline, to: location) else { return nil }
         let a = points[Int(anchor)]
-        let distance = GeoPoint(x: a.lon, y: a.lat).metres(to: location)
         // The namesake's line is carried across from its point nearest the place, on the way the
         // quarter's streets run; where the namesake runs another way (downtown Portland's avenues
         // lie 18° off Old Town's), it says where across only near the baseline: the point's
