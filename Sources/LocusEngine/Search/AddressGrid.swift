@@ -21,6 +21,12 @@ extension AddressSearch {
         var north: Double
         var pace: Double
         var span: Double
+
+        /// Metres along the axis from its centre to a point.
+        func along(_ lon: Double, _ lat: Double) -> Double {
+            let s = LocalMetricScale(latitude: self.lat)
+            return (lon - self.lon) * s.metresPerDegreeX * east + (lat - self.lat) * s.metresPerDegreeY * north
+        }
     }
 
     /// Numbers either side of the wanted one that the parallel streets' points are read at. Swept
@@ -104,25 +110,19 @@ extension AddressSearch {
     /// of the lowest (highest) along the street's way before the reading is taken as backwards.
     static let gridBackwardsSlack = 100.0
 
-    /// Whether the grid put a number below all of street place `k`'s known numbers beyond the
-    /// other end of them, where the numbers are higher (or one above them beyond the low end):
-    /// the parallels read were of another stretch of the grid ("123 NW Flanders St", whose points
-    /// are all in the 1800s–2300s, was read from the West Hills' short streets numbered on their
-    /// own, 2.6 km west of where NW Flanders St's low numbers are).
+    /// Whether the grid put a number below all of street place `k`'s known numbers (`members`, in
+    /// number order) beyond the other end of them, where the numbers are higher (or one above them
+    /// beyond the low end): the parallels read were of another stretch of the grid ("123 NW
+    /// Flanders St", whose points are all in the 1800s–2300s, was read from the West Hills' short
+    /// streets numbered on their own, 2.6 km west of where NW Flanders St's low numbers are).
     func gridPlacedBackwards(_ number: Int, at location: GeoPoint, place k: Int, members: [Int32]) -> Bool {
         let table = gridTable
         let points = addresses.points
-        guard k >= 0, k < table.axes.count, let own = table.axes[k],
-              let low = members.min(by: { points.number(Int($0)) < points.number(Int($1)) }),
-              let high = members.max(by: { points.number(Int($0)) < points.number(Int($1)) }) else { return false }
-        let s = LocalMetricScale(latitude: own.lat)
-        func along(_ x: Double, _ y: Double) -> Double {
-            (x - own.lon) * s.metresPerDegreeX * own.east + (y - own.lat) * s.metresPerDegreeY * own.north
-        }
+        guard k >= 0, k < table.axes.count, let own = table.axes[k], let low = members.first, let high = members.last else { return false }
         let (l, h) = (points[Int(low)], points[Int(high)])
-        let here = along(location.x, location.y)
-        if number < Int(l.number) { return here > along(l.lon, l.lat) + Self.gridBackwardsSlack }
-        if number > Int(h.number) { return here < along(h.lon, h.lat) - Self.gridBackwardsSlack }
+        let here = own.along(location.x, location.y)
+        if number < Int(l.number) { return here > own.along(l.lon, l.lat) + Self.gridBackwardsSlack }
+        if number > Int(h.number) { return here < own.along(h.lon, h.lat) - Self.gridBackwardsSlack }
         return false
     }
 
@@ -297,16 +297,16 @@ extension AddressSearch {
         return best.map { ($0.location, $0.spread) }
     }
 
-    /// `gridPlace` along `own`, street place `k`'s axis (or the way it is taken to run). The
-    /// parallel streets are those of `directional` (default: street place `k`'s own) within `reach`
-    /// metres across; `sided` reads the street's points from the number's side of it (`onSide`),
-    /// else as they stand.
+    /// `gridPlace` along `own`, street place `k`'s axis (or the way it is taken to run).
     func gridPlace(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis) -> (location: GeoPoint, spread: Double)? {
         gridReading(number, street: street, place: k, members: members, axis: own).map { ($0.location, $0.spread) }
     }
 
     /// `gridPlace` along `own`, with the way the streets read run there (a unit vector, east and
-    /// north). `ownWeight`: `own` counts towards that way, by its length, as the parallels do.
+    /// north). The parallel streets are those of `directional` (default: street place `k`'s own)
+    /// within `reach` metres across; `sided` reads the street's points from the number's side of
+    /// it (`onSide`), else as they stand; `ownWeight`: `own` counts towards the way, by its
+    /// length, as the parallels do.
     func gridReading(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis, directional: Int32? = nil,
                      reach: Double = gridReach, sided: Bool = true, ownWeight: Bool = true)
         -> (location: GeoPoint, spread: Double, east: Double, north: Double)? {

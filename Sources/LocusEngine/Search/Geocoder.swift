@@ -491,7 +491,9 @@ extension AddressSearch {
                 var notes = baseNotes + (note.map { [$0] } ?? [])
                 let sp = streets[Int(s)].parts
                 switch (parts.predirectional, sp.predirectional) {
-                case let (q?, d?) where q != d: p += 25; notes.append("prefix direction \(q) ≠ \(d) (−25)")
+                case let (q?, d?) where q != d:
+                    p += Self.otherDirectionalPenalty
+                    notes.append("prefix direction \(q) ≠ \(d) (−\(Int(Self.otherDirectionalPenalty)))")
                 case (_?, nil): p += 10; notes.append("street has no prefix direction (−10)")
                 case (nil, _?): p += 1; notes.append("prefix direction not given (−1)")
                 default: break
@@ -1065,6 +1067,8 @@ extension AddressSearch {
     /// given, −1, is still it; a misspelling, −8, is not).
     static let typelessNameAt = 5.0
 
+    /// Added to a street whose leading directional is another than the one given.
+    static let otherDirectionalPenalty = 25.0
     /// Added to a street that contradicts the directional or type the user gave, when another
     /// street agrees with them: below the agreeing street's own fallback.
     static let contradictionPenalty = 15.0

@@ -52,7 +52,7 @@ extension AddressSearch {
     /// continuation of each namesake street in `found` (the same name with another leading
     /// directional, `continues`), in each city where no house of the asked street was placed
     /// (`placedIn`, localities): the best per city. `found` is `matchStreets`' list; a namesake's
-    /// penalty there includes the 25 points of its directional, taken off here.
+    /// penalty there includes its directional's (`otherDirectionalPenalty`), taken off here.
     func continuationMatches(_ number: HouseNumber, asked: StreetNameParts, found: [(Int32, Double, [String])],
                              placedIn: Set<Int32>, q: ParsedAddress) -> [ScoredMatch] {
         guard let wanted = asked.predirectional, number.value > 0 else { return [] }
@@ -63,7 +63,7 @@ extension AddressSearch {
                   parts.postdirectional == asked.postdirectional, asked.type == nil || parts.type == asked.type else { continue }
             let kept = notes.filter { !$0.hasPrefix("prefix direction ") }
             for k in places(ofStreet: s) where !placedIn.contains(streetPlaces[k].locality) {
-                guard let m = continued(number, of: s, place: k, as: wanted, q: q, penalty: max(0, penalty - 25), notes: kept),
+                guard let m = continued(number, of: s, place: k, as: wanted, q: q, penalty: max(0, penalty - Self.otherDirectionalPenalty), notes: kept),
                       m.score > best[streetPlaces[k].locality]?.score ?? -1 else { continue }
                 best[streetPlaces[k].locality] = m
             }
@@ -85,9 +85,10 @@ extension AddressSearch {
               gridHolds(in: streetPlaces[k].locality) else { return nil }
         let members = Array(run)
         // Only the namesake's block nearest the baseline says where across its line goes on: its
-        // points further along may run another way.
-        guard let lowest = members.lazy.map({ Int(points[Int($0)].number) }).min() else { return nil }
-        let nearBaseline = members.filter { Int(points[Int($0)].number) < lowest + 100 }
+        // points further along may run another way. (`members` are in number order.)
+        guard let first = members.first else { return nil }
+        let lowest = Int(points[Int(first)].number)
+        let nearBaseline = Array(members.prefix { Int(points[Int($0)].number) < lowest + 100 })
         // Turned round: the asked street's numbers rise away from the baseline, as the
         // namesake's fall towards it. Read along the namesake's own line where a way the quarter's
         // streets run is within `gridAngle` of it, else along that way (a namesake whose whole
@@ -114,20 +115,14 @@ extension AddressSearch {
         let location = reading.location
         // Beyond the namesake's low end, where its numbers reach the baseline; not back along it
         // (a quarter's grid read for a number the namesake's own stretch has).
-        let scale = LocalMetricScale(latitude: own.lat)
-        func along(_ lon: Double, _ lat: Double) -> Double {
-            (lon - own.lon) * scale.metresPerDegreeX * turned.east + (lat - own.lat) * scale.metresPerDegreeY * turned.north
-        }
-        guard let end = members.lazy.map({ along(points[Int($0)].lon, points[Int($0)].lat) }).max(),
-              along(location.x, location.y) > end else { return nil }
-        guard let (anchor, distance) = nearest(of: nearBaseline, to: location) else { return nil }
+        guard let end = members.lazy.map({ turned.along(points[Int($0)].lon, points[Int($0)].lat) }).max(),
+              turned.along(location.x, location.y) > end,
+              let (anchor, distance) = nearest(of: nearBaseline, to: location), distance <= Self.continuationReach else { return nil }
         let a = points[Int(anchor)]
         // The namesake's line is carried across from its point nearest the place, on the way the
         // quarter's streets run; where the namesake runs another way (downtown Portland's avenues
         // lie 18° off Old Town's), it says where across only near the baseline: the point's
         // distance from it (its number at the street's pace) times the sine of the angle between.
-        guard distance <= Self.continuationReach else { return nil }
-        let read = (east: reading.east, north: reading.north)
         // The namesake's way near that point: its own numbers beyond it (`extrapolationLine`), else
         // its whole line's.
         var (east, north, pace) = (own.east, own.north, own.pace)
@@ -135,7 +130,7 @@ extension AddressSearch {
             let rate = (line.east * line.east + line.north * line.north).squareRoot()
             if rate > 0, rate.isFinite { (east, north, pace) = (line.east / rate, line.north / rate, rate) }
         }
-        let cosine = max(-1, min(1, -(read.east * east + read.north * north)))
+        let cosine = max(-1, min(1, -(reading.east * east + reading.north * north)))
         let drift = Double(a.number) * pace * (1 - cosine * cosine).squareRoot()
         guard drift <= Self.continuationDrift else { return nil }
         // Scored as a number the grid placed on a street with points (`gridPlaced`), by its
