@@ -98,6 +98,31 @@ import Testing
         #expect(inside.features.contains { $0.name == "Concordia" })
     }
 
+    /// A neighbourhood's answer was no text at all (its components are a street address's, all
+    /// empty), and a neighbourhood written as people write a place, with its town ("Concordia,
+    /// Portland"), got no candidate.
+    @Test(arguments: [
+        ("Concordia", "Concordia"), ("Concordia, Portland", "Concordia"), ("concordia portland or", "Concordia"),
+        ("Hollywood, Portland, OR 97213", "Hollywood"), ("Pearl District, Portland, Oregon", "Pearl District"),
+        ("St. Johns, Portland, OR, USA", "St. Johns"),
+    ])
+    func aNeighbourhoodIsNamedWithItsTown(_ text: String, _ name: String) throws {
+        let hood = try #require(try top(text))
+        #expect(hood.matchType == .neighbourhood && hood.address == "\(name), Portland, OR", "\(hood.address)")
+        #expect(hood.components.city == "Portland" && hood.components.state == "OR" && hood.components.street.isEmpty)
+        let inside = try locator.within(WithinRequest(location: GeoPoint(x: hood.location.x, y: hood.location.y)))
+        #expect(inside.features.contains { $0.name == name })
+        // The suggestion's key gives the same answer.
+        let key = try #require(try locator.geocode(GeocodeRequest(.key(hood.key))).candidates.first)
+        #expect(key.address == hood.address && key.location == hood.location)
+    }
+
+    /// Another town after a neighbourhood's name is no match for it.
+    @Test func aNeighbourhoodOfAnotherTownIsNoMatch() throws {
+        let found = try locator.geocode(GeocodeRequest(.text("Concordia, Gresham"))).candidates
+        #expect(!found.contains { $0.matchType == .neighbourhood }, "\(found.map(\.address))")
+    }
+
     @Test func fieldsInput() throws {
         var r = GeocodeRequest(.fields(number: "6132", street: "NE 34th Ave", city: nil, postcode: "97211"))
         r.maxResults = 1

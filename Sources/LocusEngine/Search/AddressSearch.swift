@@ -83,7 +83,7 @@ public final class AddressSearch: Sendable {
     // (most of them) needs neither, and an open does not wait for them.
     private let looseCores = OnFirstUse<[String: [Int32]]>()
     private let initialCores = OnFirstUse<[String: [String]]>()
-    private let areas = OnFirstUse<[(layer: String, feature: Int, area: Area)]>()
+    private let areas = OnFirstUse<[(layer: String, feature: Int, area: Area, place: AddressPlace?)]>()
     /// Every street place's line and directional (`gridTable`), for placing a number by the city's grid.
     let streetAxisTable = OnFirstUse<GridTable>()
     /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
@@ -215,20 +215,26 @@ public final class AddressSearch: Sendable {
         }
     }
     private let localityCounts = OnFirstUse<[Int]>()
-    /// The layers' polygons as areas a query may name (built on first use).
-    var neighbourhoods: [(layer: String, feature: Int, area: Area)] {
+    /// The layers' polygons as areas a query may name (built on first use), each with the town
+    /// of the address nearest its label point (within `neighbourhoodTownReach` metres; nil
+    /// beyond): a neighbourhood is answered as "Concordia, Portland, OR" and may be asked for so.
+    var neighbourhoods: [(layer: String, feature: Int, area: Area, place: AddressPlace?)] {
         areas.value {
-            var hoods: [(layer: String, feature: Int, area: Area)] = []
+            var hoods: [(layer: String, feature: Int, area: Area, place: AddressPlace?)] = []
             for layer in layers {
                 for (i, f) in layer.features.enumerated() {
                     let label = layer.labelPoint(feature: i)
+                    let place = addresses.nearest(lon: label.x, lat: label.y, maxDistance: Self.neighbourhoodTownReach)
+                        .map { addresses.places[Int(addresses.points[$0.index].place)] }
                     hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0,
-                                                      detail: "\(f.name) (\(layer.name))")))
+                                                      detail: "\(f.name) (\(layer.name))"), place))
                 }
             }
             return hoods
         }
     }
+    /// Metres from a neighbourhood's label point within which the nearest address names its town.
+    static let neighbourhoodTownReach = 3_000.0
     /// Canonical city tokens of every place, by place index.
     let placeCityKey: [String]
     /// City tokens and postcode of every place, for matching the end of a typed address.

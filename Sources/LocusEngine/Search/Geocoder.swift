@@ -41,6 +41,9 @@ struct ScoredMatch {
     /// stands for (-1: an area): whether it lies where the query said (`isInNamedPlace`), and in
     /// which city of which state (`rankCitiesBySize`).
     var place: Int32 = -1
+    /// The answer's one-line text where its components do not say it all (a neighbourhood's
+    /// name); nil: the components, formatted.
+    var label: String?
 }
 
 extension AddressSearch {
@@ -131,7 +134,7 @@ extension AddressSearch {
         var seen = Set<String>()
         var out: [GeocodeCandidate] = []
         for m in matches where seen.insert(m.key).inserted {
-            out.append(GeocodeCandidate(address: m.components.formatted, components: m.components,
+            out.append(GeocodeCandidate(address: m.label ?? m.components.formatted, components: m.components,
                                         location: Location(x: m.location.x, y: m.location.y, wkid: 4326),
                                         score: (m.score * 100).rounded() / 100, matchType: m.matchType, key: m.key,
                                         explain: request.explain ? m.notes : nil, unit: unit))
@@ -279,7 +282,7 @@ extension AddressSearch {
                                  notes: [])
         case "n":
             guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
-            return areaMatch(neighbourhoods[i].area, type: .neighbourhood, key: key, score: 100, notes: ["the suggested area"])
+            return neighbourhoodMatch(i, score: 100, notes: ["the suggested area"])
         default:
             return nil
         }
@@ -315,6 +318,44 @@ extension AddressSearch {
             break
         }
         return ScoredMatch(score: score, matchType: type, location: area.location, key: key, notes: notes, components: components)
+    }
+
+    /// A layer's polygon as the answer, named with its town: "Concordia, Portland, OR" (the
+    /// components carry the town; the name alone was an answer of no text at all).
+    func neighbourhoodMatch(_ i: Int, score: Double, notes: [String]) -> ScoredMatch {
+        let n = neighbourhoods[i]
+        let components = AddressComponents(number: "", street: "", streetFull: "", city: n.place?.city ?? "",
+                                           state: n.place?.state ?? "", postcode: "")
+        var m = ScoredMatch(score: score, matchType: .neighbourhood, location: n.area.location, key: "n\(i)", notes: notes,
+                            components: components)
+        m.label = [n.area.name, components.formatted].filter { !$0.isEmpty }.joined(separator: ", ")
+        return m
+    }
+
+    /// The neighbourhoods a text names: a layer's name alone, or followed by its town, then
+    /// its state and a ZIP code of the index, as people write a place ("Concordia, Portland,
+    /// OR 97211"; "Hollywood Portland Oregon"). Another town after the name is no match.
+    func namedNeighbourhoods(_ tokens: [String]) -> [Int] {
+        var countries: [[String]] { [["usa"], ["us"], ["united", "states"], ["united", "states", "of", "america"]] }
+        func isRegion(_ rest: ArraySlice<String>, of place: AddressPlace?) -> Bool {
+            var rest = rest
+            if rest.isEmpty { return true }
+            guard let place else { return false }
+            let city = AddressText.tokens(place.city)
+            guard !city.isEmpty, rest.starts(with: city) else { return false }
+            rest = rest.dropFirst(city.count)
+            let state = place.state.lowercased()
+            for k in [3, 2, 1] where rest.count >= k && AddressVocabulary.states[rest.prefix(k).joined(separator: " ")] == state {
+                rest = rest.dropFirst(k)
+                break
+            }
+            if let zip = rest.first, zip.count == 5, postcodes.contains(where: { $0.name == zip }) { rest = rest.dropFirst() }
+            return rest.isEmpty || countries.contains { rest.elementsEqual($0) }
+        }
+        return neighbourhoods.indices.filter { i in
+            let name = neighbourhoods[i].area.tokens
+            return !name.isEmpty && tokens.starts(with: name) && isRegion(tokens[name.count...], of: neighbourhoods[i].place)
+        }
     }
 
     // MARK: Free text
@@ -413,6 +454,11 @@ extension AddressSearch {
         if q.number == nil, q.postcode == nil {
             // "Concordia" may be a neighbourhood as well as "NW Concordia Ct": offer both.
             out.append(contentsOf: areaOnly(q, rawText: rawText))
+        } else if q.number == nil {
+            // "Concordia, Portland, OR 97211": the ZIP code is the region, not the answer.
+            for i in namedNeighbourhoods(AddressText.tokens(rawText)) {
+                out.append(neighbourhoodMatch(i, score: 100, notes: ["\(neighbourhoods[i].layer) \(neighbourhoods[i].area.name)"]))
+            }
         }
         return out
     }
@@ -431,8 +477,9 @@ extension AddressSearch {
             out.append(areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"]))
             if q.city == nil { return out }
         }
-        for (i, n) in neighbourhoods.enumerated() where n.area.tokens == tokens {
-            out.append(areaMatch(n.area, type: .neighbourhood, key: "n\(i)", score: 100, notes: ["\(n.layer) \(n.area.name)"]))
+        for i in namedNeighbourhoods(tokens) {
+            let n = neighbourhoods[i]
+            out.append(neighbourhoodMatch(i, score: 100, notes: ["\(n.layer) \(n.area.name)"]))
         }
         // A city named after a street that was not found is where to look, not an answer to the
         // text ("Hollywood Transit Center, 4201 NE Halsey St, Portland" was Portland at 100).

@@ -68,7 +68,7 @@ struct NominatimPlace: Sendable {
             name = c.postcode
         case .neighbourhood:
             (osmType, osmKey, osmValue, placeRank, addressType, geocodeJSONType, extent) = ("relation", "place", "neighbourhood", 22, "neighbourhood", "locality", 0.01)
-            // The engine's neighbourhood answers carry no address: their polygon names them.
+            // The engine's neighbourhood answers carry no street or number: their polygon names them.
             name = neighbourhood ?? addressLine
         case .locality:
             (osmType, osmKey, osmValue, placeRank, addressType, geocodeJSONType, extent) = ("relation", "place", "city", 16, "city", "city", 0.16)

@@ -180,7 +180,7 @@ struct PeliasAnswers: Sendable {
         case .pointAddress, .interpolated, .extrapolated: name = house
         case .street, .intersection: name = c.street
         case .postcode: name = c.postcode
-        // The engine's neighbourhood answers carry no address: their polygon names them.
+        // The engine's neighbourhood answers carry no street or number: their polygon names them.
         case .neighbourhood: name = neighbourhood ?? ""
         case .locality: name = c.city
         }
