@@ -168,6 +168,44 @@ import Testing
         #expect(missed.isEmpty, "\(missed.count) of \(tried): \(missed.prefix(5))")
     }
 
+    /// Typed key by key, an address is suggested from some keystroke on and stays suggested, and
+    /// no keystroke gives an empty list. The word being typed was read canonically only, so "S"
+    /// was "south" (never "St"), "Bl" nothing ("Blvd" is "boulevard"), "Br" "branch": 37 of 120
+    /// addresses typed so met an empty list on the way ("SE Hawthorne Bl"). 300 addresses spread
+    /// through the index, typed as their USPS street.
+    @Test func anAddressTypedKeyByKeyIsSuggestedAllTheWay() throws {
+        let addresses = try #require(index.addresses)
+        var empty: [String] = [], lost: [String] = [], tried = 0
+        for i in stride(from: 29, to: addresses.count, by: addresses.count / 300) {
+            let c = addresses.components(of: i)
+            guard !c.street.isEmpty, Int(c.number) != nil else { continue }
+            tried += 1
+            let full = "\(c.number) \(c.street)"
+            var found = false
+            for k in (c.number.count + 2)...full.count {
+                let typed = String(full.prefix(k))
+                let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+                if texts.isEmpty { empty.append(typed) }
+                if texts.contains(c.formatted) { found = true } else if found { lost.append(typed) }
+            }
+            if !found { lost.append(full) }
+        }
+        #expect(tried > 250)
+        #expect(empty.isEmpty, "\(empty.count) keystrokes of \(tried) addresses: \(empty.prefix(8))")
+        #expect(lost.isEmpty, "\(lost.count): \(lost.prefix(8))")
+    }
+
+    @Test(arguments: [
+        ("SE Hawthorne Bl", "SE Hawthorne Blvd, Portland, OR"), ("Killingsworth S", "NE Killingsworth St, Portland, OR"),
+        ("1835 SE Br", "1835 SE Brooklyn St, Portland, OR 97202"), ("12229 SE Sta", "12229 SE Stark St, Portland, OR 97233"),
+        ("NE Alberta S", "NE Alberta St, Portland, OR"), ("SE Hawthorne Blvd", "SE Hawthorne Blvd, Portland, OR"),
+        ("N Interstate Av", "N Interstate Ave, Portland, OR"),
+    ])
+    func theWordBeingTypedMayBeginAnAbbreviation(_ typed: String, _ expected: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.contains(expected), "\(typed): \(texts)")
+    }
+
     /// Typed on to the state and ZIP code, an address is still suggested (the state matched
     /// nothing, so the suggestions vanished at "… Portland OR").
     @Test func anAddressTypedWithItsStateIsStillSuggested() throws {
@@ -204,6 +242,17 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A neighbourhood typed with its town, as it is geocoded, is suggested ("Concordia, Port" had
+    /// only NW Concordia Ct); a town's name alone suggests no neighbourhood of that town.
+    @Test func aNeighbourhoodTypedWithItsTownIsSuggested() throws {
+        for text in ["Concordia, Port", "concordia portland o", "Hollywood, Portland, OR"] {
+            let found = try locator.suggest(SuggestRequest(text: text)).suggestions
+            #expect(found.first?.type == .neighbourhood && found.first?.text.hasPrefix(text.prefix(4).capitalized) == true, "\(text): \(found.map(\.text))")
+        }
+        let town = try locator.suggest(SuggestRequest(text: "Portland or")).suggestions
+        #expect(!town.contains { $0.text.hasPrefix("Concordia") || $0.text.hasPrefix("Hollywood") }, "\(town.map(\.text))")
     }
 
     @Test func candidateKeysGeocodeToTheSamePlace() throws {

@@ -38,6 +38,17 @@ public final class AddressSearch: Sendable {
         var detail: String
     }
 
+    /// A polygon of the index's layers as a place a query may name.
+    struct Neighbourhood {
+        var layer: String
+        var feature: Int
+        var area: Area
+        /// The town of the address nearest its label point: what the answer is named with.
+        var place: AddressPlace?
+        /// That town's words and its state's, as a text may follow the name with them.
+        var town: [String]
+    }
+
     let addresses: AddressIndex
     /// The parser queries go through, knowing the index's cities and ZIP codes: public so that an
     /// evaluation reads recorded addresses exactly as the geocoder reads queries.
@@ -83,7 +94,7 @@ public final class AddressSearch: Sendable {
     // (most of them) needs neither, and an open does not wait for them.
     private let looseCores = OnFirstUse<[String: [Int32]]>()
     private let initialCores = OnFirstUse<[String: [String]]>()
-    private let areas = OnFirstUse<[(layer: String, feature: Int, area: Area, place: AddressPlace?)]>()
+    private let areas = OnFirstUse<[Neighbourhood]>()
     /// Every street place's line and directional (`gridTable`), for placing a number by the city's grid.
     let streetAxisTable = OnFirstUse<GridTable>()
     /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
@@ -218,16 +229,19 @@ public final class AddressSearch: Sendable {
     /// The layers' polygons as areas a query may name (built on first use), each with the town
     /// of the address nearest its label point (within `neighbourhoodTownReach` metres; nil
     /// beyond): a neighbourhood is answered as "Concordia, Portland, OR" and may be asked for so.
-    var neighbourhoods: [(layer: String, feature: Int, area: Area, place: AddressPlace?)] {
+    var neighbourhoods: [Neighbourhood] {
         areas.value {
-            var hoods: [(layer: String, feature: Int, area: Area, place: AddressPlace?)] = []
+            var hoods: [Neighbourhood] = []
             for layer in layers {
                 for (i, f) in layer.features.enumerated() {
                     let label = layer.labelPoint(feature: i)
                     let place = addresses.nearest(lon: label.x, lat: label.y, maxDistance: Self.neighbourhoodTownReach)
                         .map { addresses.places[Int(addresses.points[$0.index].place)] }
-                    hoods.append((layer.name, i, Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0,
-                                                      detail: "\(f.name) (\(layer.name))"), place))
+                    let town = place.map { AddressText.tokens($0.city) + AddressText.tokens($0.state) } ?? []
+                    hoods.append(Neighbourhood(layer: layer.name, feature: i,
+                                               area: Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0,
+                                                          detail: "\(f.name) (\(layer.name))"),
+                                               place: place, town: town))
                 }
             }
             return hoods

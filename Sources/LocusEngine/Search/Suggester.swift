@@ -31,6 +31,50 @@ struct SuggestContext {
     }
 }
 
+/// The word still being typed and every word it may become. Read canonically it is only one of
+/// them: "s" reads as "south" but may be the start of "St", "bl" of "Blvd", "br" of "Broadway";
+/// so the word begins with it as typed, or with its canonical form, or is the canonical name of
+/// a directional or street type a spelling of which begins with it ("bl" → "blvd" → boulevard).
+/// Read canonically alone, 37 of 120 real addresses typed key by key met an empty list on the
+/// way ("SE Hawthorne Bl", "Killingsworth S").
+struct WordBegun {
+    /// What a word may begin with: canonical, then as typed where that differs.
+    var starts: [String]
+    /// Whole words it may stand for (the names of directionals and types begun).
+    var words: [String]
+    var canonical: String { starts[0] }
+
+    init(typed: String) {
+        let canonical = AddressText.canonical(typed)
+        let starts = canonical == typed ? [canonical] : [canonical, typed]
+        self.starts = starts
+        words = Self.namesBegun(by: typed).filter { w in !starts.contains { w.hasPrefix($0) } }
+    }
+
+    func begins(_ word: String) -> Bool {
+        starts.contains { word.hasPrefix($0) } || words.contains(word)
+    }
+
+    /// Every spelling of a directional or street type with its canonical name, in spelling order.
+    private static let spellings: [(spelling: String, name: String)] = {
+        let all = AddressVocabulary.directionalNames.merging(AddressVocabulary.streetTypeNames) { a, _ in a }
+        return all.map { ($0.key, $0.value) }.sorted { $0.spelling < $1.spelling }
+    }()
+
+    /// The canonical names of the spellings that begin with `typed` (a binary search for the run).
+    static func namesBegun(by typed: String) -> [String] {
+        guard !typed.isEmpty else { return [] }
+        var lo = 0, hi = spellings.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if spellings[mid].spelling < typed { lo = mid + 1 } else { hi = mid }
+        }
+        var names: [String] = []
+        for s in spellings[lo...].prefix(while: { $0.spelling.hasPrefix(typed) }) where !names.contains(s.name) { names.append(s.name) }
+        return names
+    }
+}
+
 extension AddressSearch {
     /// Suggestions for a search box, from the first character typed.
     ///
@@ -44,8 +88,18 @@ extension AddressSearch {
         var tokens = AddressText.tokens(request.text)
         tokens.removeAll { $0 == "#" || $0 == "&" || $0 == "@" }
         guard !tokens.isEmpty, request.maxResults > 0 else { return [] }
-        // The last word is still being typed: "3" may become "34th", so it stays as typed.
-        let prefix: String? = endsWithSpace ? nil : tokens.removeLast()
+        // The last word is still being typed: "3" may become "34th", so it stays as typed, and "s"
+        // may become "south" or "st" (`WordBegun`). Read from the raw text where one raw word
+        // gave it; an alias's expansion ("mlk" → "martin luther king jr") is read as it is.
+        var prefix: WordBegun?
+        if !endsWithSpace {
+            let last = tokens.removeLast()
+            if let raw = AddressText.rawTokens(request.text).last, AddressText.tokens(raw) == [last] {
+                prefix = WordBegun(typed: raw)
+            } else {
+                prefix = WordBegun(typed: last)
+            }
+        }
         if let first = tokens.first, AddressText.isNumber(first) {
             tokens = [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
         } else {
@@ -53,7 +107,7 @@ extension AddressSearch {
         }
         var ranked: [(rank: Double, suggestion: Suggestion)] = []
 
-        if let first = tokens.first ?? prefix, AddressText.isNumber(first) {
+        if let first = tokens.first ?? prefix?.canonical, AddressText.isNumber(first) {
             if tokens.isEmpty {
                 ranked += postcodeSuggestions(prefix: first, request)
                 ranked += numberOnlySuggestions(first, request)
@@ -91,14 +145,18 @@ extension AddressSearch {
     /// Street places matching every whole word and the prefix. Each word narrows a mark per
     /// street place (how many words it has matched so far), so a one-letter prefix that touches
     /// every street costs one pass over their postings, with no sets built.
-    private func streetSuggestions(words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
+    private func streetSuggestions(words: [String], prefix: WordBegun?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
         var constraint: UInt8 = 0
-        func apply(_ wordIDs: some Sequence<Int>) {
+        // Marks the street places of these words as matching the word at `constraint`.
+        func take(_ wordIDs: some Sequence<Int>) {
             for w in wordIDs {
                 for sp in streetPlaces(withWord: w) where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
             }
+        }
+        func apply(_ wordIDs: some Sequence<Int>) {
+            take(wordIDs)
             constraint += 1
         }
         for w in words.prefix(8) {
@@ -113,13 +171,14 @@ extension AddressSearch {
             }
         }
         if let prefix {
-            let range = wordsWithPrefix(prefix)
-            if !range.isEmpty {
-                apply(range)
+            let ranges = prefix.starts.map(wordsWithPrefix), named = prefix.words.compactMap(vocabularyID)
+            if ranges.contains(where: { !$0.isEmpty }) || !named.isEmpty {
+                for r in ranges { take(r) }
+                apply(named)
             } else {
-                guard prefix.count >= 4 else { return [] }
+                guard prefix.canonical.count >= 4 else { return [] }
                 quality += 1
-                apply(fuzzyPrefixWords(prefix))
+                apply(fuzzyPrefixWords(prefix.canonical))
             }
         }
         guard constraint > 0 else { return [] }
@@ -168,12 +227,12 @@ extension AddressSearch {
 
     /// Addresses with this number whose street, city and postcode account for every word typed
     /// after it, the last one as a prefix.
-    private func addressSuggestions(number: Int32, words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
+    private func addressSuggestions(number: Int32, words: [String], prefix: WordBegun?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
         var best = BestAddresses(count: request.maxResults)
         // Word k (the prefix is word `words.count`) against a street or a place: matched whole
         // (or begun, for the prefix), a typo of one of its words, or neither.
-        let typed = words + (prefix.map { [$0] } ?? [])
+        let typed = words + (prefix.map { [$0.canonical] } ?? [])
         let isPrefix = { (k: Int) in prefix != nil && k == typed.count - 1 }
         // A word too short to carry a typo matches whole or not at all; so does one with a digit
         // ("34th" is not a typo of "44th", "97211" not of "97212") and a directional ("northeast"
@@ -200,8 +259,12 @@ extension AddressSearch {
         func streetVerdict(_ k: Int) -> Verdict {
             if streetVerdicts[k] != .unknown { return streetVerdicts[k] }
             let w = typed[k], whole = !isPrefix(k), s = Int(runStreet)
+            func has(_ w: String, whole: Bool) -> Bool {
+                streets.has(w, whole: whole, street: s) ?? streetTokens().contains(where: { whole ? $0 == w : $0.hasPrefix(w) })
+            }
             var v: Verdict
-            if streets.has(w, whole: whole, street: s) ?? streetTokens().contains(where: { whole ? $0 == w : $0.hasPrefix(w) }) {
+            let begun = { (p: WordBegun) in p.starts.contains { has($0, whole: false) } || p.words.contains { has($0, whole: true) } }
+            if whole ? has(w, whole: true) : prefix.map(begun) ?? false {
                 v = .matched
             } else if mayBeTypo[k],
                       (whole ? streets.hasTypo(of: w, street: s) : streets.hasPrefixTypo(w, street: s)) ?? typo(w, whole: whole, in: streetTokens()) {
@@ -222,7 +285,8 @@ extension AddressSearch {
             // The state as well: an address typed whole ("… Portland OR 97211") still suggests it.
             let state = place < addresses.places.count ? addresses.places[place].state.lowercased() : ""
             var v: Verdict
-            if whole ? placeWords.contains(w) || w == state : placeWords.contains(where: { $0.hasPrefix(w) }) || (!state.isEmpty && state.hasPrefix(w)) {
+            let begun = { (p: WordBegun) in placeWords.contains(where: p.begins) || (!state.isEmpty && p.starts.contains(where: state.hasPrefix)) }
+            if whole ? placeWords.contains(w) || w == state : prefix.map(begun) ?? false {
                 v = .matched
             } else if mayBeTypo[k] {
                 // A city's words are the place's but its ZIP code (the last), shared by its places.
@@ -377,19 +441,23 @@ extension AddressSearch {
         }
     }
 
-    /// Neighbourhoods and cities whose names match the words and prefix.
-    private func areaSuggestions(words: [String], prefix: String?, _ request: SuggestContext) -> [(Double, Suggestion)] {
-        func matches(_ tokens: [String]) -> Bool {
-            var rest = tokens[...]
-            for w in words {
-                guard let i = rest.firstIndex(of: w) else { return false }
+    /// Neighbourhoods and cities whose names match the words and prefix; a neighbourhood's name
+    /// may be followed by its town and state, as it is geocoded ("Concordia, Port").
+    private func areaSuggestions(words: [String], prefix: WordBegun?, _ request: SuggestContext) -> [(Double, Suggestion)] {
+        /// Whether the words, then the prefix, come in order in the name and what may follow it
+        /// (`town`); the first word is the name's ("Portland" alone suggests no neighbourhood).
+        func matches(_ name: [String], town: [String] = []) -> Bool {
+            var rest = (name + town)[...]
+            for (j, w) in words.enumerated() {
+                guard let i = rest.firstIndex(of: w), j > 0 || i < name.count else { return false }
                 rest = rest[(i + 1)...]
             }
-            if let prefix { return rest.contains { $0.hasPrefix(prefix) } }
-            return true
+            guard let prefix else { return true }
+            return (words.isEmpty ? rest.prefix(name.count) : rest).contains(where: prefix.begins)
         }
         var out: [(Double, Suggestion)] = []
-        for (i, n) in neighbourhoods.enumerated() where matches(n.area.tokens) {
+        for (i, n) in neighbourhoods.enumerated()
+        where matches(n.area.tokens, town: n.town) {
             if let r = rank(n.area.location, popularity: 5_000, request, quality: 0) {
                 out.append((r, Suggestion(text: n.area.detail, type: .neighbourhood, key: "n\(i)")))
             }
