@@ -87,6 +87,37 @@ import Testing
 
     // MARK: Forward: addresses the point data lacks, as the city typed them
 
+    /// A number that is no point in the town named but is one on the same-named street of another
+    /// town: it was that other town's point (80–90 after its city and ZIP code penalties) and the
+    /// named town's street alone, never the named town's interpolation between its own neighbours
+    /// (a sample of 200 such addresses of the region, "number street, city, OR ZIP": 169 answered
+    /// in another town). With no town named, the point stays the answer.
+    @Test(arguments: [
+        ("213 SE 3rd Ave, Portland, OR 97214", "Portland", "Canby"),
+        ("213 SE 3rd Ave, Portland", "Portland", "Canby"),
+        ("213 SE 3rd Ave 97214", "Portland", "Canby"),
+        ("1214 SE 15th Ave, Canby, OR 97013", "Canby", "Portland"),
+        ("7805 SW Gearhart Dr, Tigard, OR 97007", "Tigard", "Beaverton"),  // 97007 is Beaverton's too
+        ("206 NE 66th Ave, Portland, OR 97213", "Portland", "Hillsboro"),
+    ])
+    func aNumberOfAnotherTownsStreetIsPlacedInTheTownNamed(_ text: String, _ town: String, _ other: String) throws {
+        let found = try locator.geocode(GeocodeRequest(.text(text))).candidates
+        let top = try #require(found.first)
+        #expect(top.components.city == town && top.matchType == .interpolated, "\(text): \(top.address) \(top.matchType)")
+        let point = try #require(found.first { $0.components.city == other && $0.matchType == .pointAddress }, "\(found.map(\.address))")
+        #expect(point.score < top.score)
+        // Placed among the named town's own houses of the street (a town line may run along it:
+        // Tigard's 7805 SW Gearhart Dr is placed beside Beaverton's).
+        let addresses = try #require(index.addresses)
+        let near = addresses.nearest(lon: top.location.x, lat: top.location.y, maxDistance: 60, count: 12).map { addresses.components(of: $0.index) }
+        #expect(near.contains { $0.street == top.components.street && $0.city == town }, "\(near.map(\.formatted))")
+    }
+
+    @Test func withNoTownNamedAnotherTownsPointStaysTheAnswer() throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text("213 SE 3rd Ave"))).candidates.first)
+        #expect(top.components.city == "Canby" && top.matchType == .pointAddress, "\(top.address)")
+    }
+
     struct ForwardCase: Sendable, CustomTestStringConvertible {
         var text: String
         /// The street the answer must be on (USPS style), never another.

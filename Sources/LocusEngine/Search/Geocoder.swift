@@ -708,13 +708,31 @@ extension AddressSearch {
                 out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
             }
         }
-        guard out.isEmpty else { return out }
+        // A point of the number in another town than the one named is no reason not to place it in
+        // the named town: "213 SE 3rd Ave, Portland, OR 97214" lies between Portland's 201 and 223,
+        // not at Canby's 213 (which scored 80 after its city and ZIP code penalties, 90 with the
+        // city alone, and Portland's SE 3rd Ave came only as the street). Then the number is placed
+        // only in the towns named, and where it is, the other towns' points rank below it.
+        let elsewhere = out.count
+        var named: (Int32) -> Bool = { _ in true }
+        if elsewhere > 0 {
+            guard q.city != nil || q.postcode != nil else { return out }
+            named = townNamed(by: q)
+            if out.contains(where: { named(locality(ofPlace: $0.place)) }) { return out }
+        }
         // Not a point of the index: placed from the street's other numbers, separately in each city
         // the street runs through (numbers restart at city limits).
-        for (k, members) in zip(places(ofStreet: street), addressesByStreetPlace(street, considering: q, runs: runs)) where !members.isEmpty {
+        for (k, members) in zip(places(ofStreet: street), addressesByStreetPlace(street, considering: q, runs: runs))
+        where !members.isEmpty && named(streetPlaces[k].locality) {
             if var m = placeNumber(number, among: members, street: street, place: k, q: q, penalty: penalty, notes: notes) {
                 m.support = members.count
                 out.append(m)
+            }
+        }
+        if elsewhere > 0, out.count > elsewhere {
+            for i in 0..<elsewhere {
+                out[i].score = max(0, out[i].score - Self.placedInNamedTownPenalty)
+                out[i].notes.append("house number \(number.text) placed in the town named (−\(Int(Self.placedInNamedTownPenalty)))")
             }
         }
         return out
@@ -763,6 +781,17 @@ extension AddressSearch {
         let zipLocalities = q.postcode.flatMap { localitiesByPostcode[$0] } ?? []
         let keys = localityCityKeys
         return { l in zipLocalities.contains(l) || (city != nil && Int(l) < keys.count && keys[Int(l)] == city) }
+    }
+
+    /// Whether a locality is the town a query names: the city named where the index knows it, else
+    /// the ZIP code's towns. A point in the city named but of another ZIP code is that city's (ZIP
+    /// codes cross streets), and a ZIP code two towns share names neither when the city is given
+    /// ("7805 SW Gearhart Dr, Tigard, OR 97007" is not Beaverton's 7805, though 97007 is
+    /// Beaverton's too).
+    func townNamed(by q: ParsedAddress) -> (Int32) -> Bool {
+        let keys = localityCityKeys
+        guard let city = q.city?.joined(separator: " "), keys.contains(city) else { return isNamed(by: q) }
+        return { l in Int(l) < keys.count && keys[Int(l)] == city }
     }
 
     /// Interpolation never spans more than this (metres): neighbours further apart are separate
@@ -1122,6 +1151,10 @@ extension AddressSearch {
     /// A street match for an address whose number cannot be placed: the street is right, the
     /// house is not found.
     static let numberNotPlacedPenalty = 20.0
+    /// A point of the number in another town than the one named, where the number was placed in
+    /// the named town: below that placement (an interpolation there scores 89 or so; the point, with
+    /// a wrong city's penalty alone, scored 90).
+    static let placedInNamedTownPenalty = 5.0
     /// What a city answer loses when the text also named a street that none of the city's is: it
     /// says where, not what (below a street found without its number).
     static let streetNotFoundPenalty = 30.0
