@@ -266,7 +266,7 @@ public struct AddressParser: Sendable {
                     continue
                 }
             }
-            if result.city == nil, let (city, count) = trailingCity(tokens) {
+            if result.city == nil, let (city, count) = trailingCity(tokens, regionFollows: result.state != nil || result.postcode != nil) {
                 result.city = city
                 tokens.removeLast(count)
                 changed = true
@@ -329,8 +329,11 @@ public struct AddressParser: Sendable {
             boundaries.append((start, words))
             start += words.count
         }
-        guard let (at, words) = boundaries.last(where: { $0.at >= 2 && $0.at < tokens.count }) else { return }
+        guard let (at, words) = boundaries.last(where: { $0.at >= 1 && $0.at < tokens.count }) else { return }
         let rest = Array(tokens[at...])
+        // After one word, only a city the index knows: "Hawthorne, Portland" is SE Hawthorne
+        // Blvd in Portland (was no candidate: the street "hawthorne portland").
+        guard at >= 2 || cityKeys.contains(rest.joined(separator: " ")) else { return }
         guard rest.count <= 3, words.starts(with: rest), rest.allSatisfy({ word in
             word.allSatisfy(\.isLetter) && !StreetNameParts.types.contains(word) && !StreetNameParts.directionals.contains(word)
                 && AddressVocabulary.unitDesignators[word] == nil
@@ -340,14 +343,18 @@ public struct AddressParser: Sendable {
     }
 
     /// The longest run of trailing tokens that names a known city, leaving a street before it.
-    private func trailingCity(_ tokens: [String]) -> ([String], Int)? {
+    ///
+    /// After a street of one word ("Killingsworth Portland"), a known city is the city only when a
+    /// state or ZIP code follows it (`regionFollows`): "NE 33rd & Killingsworth Portland OR" was
+    /// the crossing with a street "Killingsworth Portland", no candidate.
+    private func trailingCity(_ tokens: [String], regionFollows: Bool = false) -> ([String], Int)? {
         for city in tokens.last.flatMap({ citiesByLastWord[$0] }) ?? [] where city.count < tokens.count {
             let tail = Array(tokens.suffix(city.count))
             if tail == city {
                 // Keep "N Portland Blvd" whole: a city right after a directional is the street's name.
                 let before = tokens[tokens.count - city.count - 1]
                 if StreetNameParts.directionals.contains(before) && tokens.count - city.count == 1 { continue }
-                if StreetNameParts.types.contains(before) || AddressText.isNumber(before) || tokens.count - city.count >= 2 {
+                if StreetNameParts.types.contains(before) || AddressText.isNumber(before) || tokens.count - city.count >= 2 || regionFollows {
                     return (city, city.count)
                 }
             }

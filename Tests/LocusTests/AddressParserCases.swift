@@ -319,6 +319,11 @@ enum ParserCases {
         .init("NE 82nd Ave/Glisan St", nil, "", "northeast 82nd avenue", unit: nil, city: nil, state: nil, zip: nil, cross: "glisan street"),
         .init("NE 34th / NE Killingsworth St, Portland", nil, "", "northeast 34th", unit: nil, city: "portland", state: nil, zip: nil, cross: "northeast killingsworth street"),
         .init("34th/Killingsworth", nil, "", "34th", unit: nil, city: nil, state: nil, zip: nil, cross: "killingsworth"),
+        // A known city after a street of one word: after a comma, or before a state or ZIP code.
+        .init("Hawthorne, Portland", nil, "", "hawthorne", unit: nil, city: "portland", state: nil, zip: nil, cross: nil),
+        .init("Hawthorne Portland OR", nil, "", "hawthorne", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),
+        .init("NE 33rd & Killingsworth Portland OR", nil, "", "northeast 33rd", unit: nil, city: "portland", state: "or", zip: nil, cross: "killingsworth"),
+        .init("33rd and killingsworth portland 97211", nil, "", "33rd", unit: nil, city: "portland", state: nil, zip: "97211", cross: "killingsworth"),
         // A trailing country (was: "usa" read as the city, "united states" as part of the street).
         .init("4201 NE Halsey St Portland OR 97213 USA", 4201, "", "northeast halsey street", unit: nil, city: "portland", state: "or", zip: "97213", cross: nil),
         .init("6132 NE 34th Ave, Portland, Oregon, United States", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),

@@ -255,7 +255,7 @@ import Testing
         ("6132 NE 34th Ave, Portland, Oregon, United States", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
         ("6132 NE 34th Ave 3rd Fl", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
         ("Hollywood Transit Center, 4201 NE Halsey St, Portland", "4201 NE Halsey St, Portland, OR 97232", .interpolated),
-        ("Gresham, OR", "Gresham", .locality),
+        ("Gresham, OR", "Gresham, OR", .locality),
         ("PO Box 1234, Portland OR 97211", "Portland, OR 97211", .postcode),
         ("3550 N Interstate Ave #A-100", "3550 N Interstate Ave, Portland, OR 97227", .pointAddress),
         ("Gateway Transit Center (NE 99th Ave & Glisan)", "NE 99th Ave & NE Glisan St, Portland, OR 97220", .intersection),

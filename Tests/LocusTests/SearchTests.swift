@@ -117,6 +117,20 @@ import Testing
         #expect(key.address == hood.address && key.location == hood.location)
     }
 
+    /// Every neighbourhood of the layer is answered with a town (Brooklyn's label point is nearest
+    /// one of the two points without a city: "Brooklyn Action Corps, OR"), and a city with its
+    /// state ("Portland" was answered as "Portland", its state empty).
+    @Test func everyAreaIsNamedWithItsTownAndState() throws {
+        var unnamed: [String] = []
+        for i in 0..<98 {
+            let c = try #require(try locator.geocode(GeocodeRequest(.key("n\(i)"))).candidates.first)
+            if c.components.city.isEmpty || c.components.state != "OR" { unnamed.append(c.address) }
+        }
+        #expect(unnamed.isEmpty, "\(unnamed)")
+        let city = try #require(try top("Portland"))
+        #expect(city.matchType == .locality && city.address == "Portland, OR" && city.components.state == "OR", "\(city.address)")
+    }
+
     /// Another town after a neighbourhood's name is no match for it.
     @Test func aNeighbourhoodOfAnotherTownIsNoMatch() throws {
         let found = try locator.geocode(GeocodeRequest(.text("Concordia, Gresham"))).candidates
@@ -204,6 +218,19 @@ import Testing
     func theWordBeingTypedMayBeginAnAbbreviation(_ typed: String, _ expected: String) throws {
         let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
         #expect(texts.contains(expected), "\(typed): \(texts)")
+    }
+
+    /// A street of one word and its town, as a search box gets them ("Hawthorne, Portland"; a
+    /// crossing with the town after it, no comma): each got no candidate, the town read as the
+    /// street's last word.
+    @Test(arguments: [
+        ("Hawthorne, Portland", "SE Hawthorne Blvd, Portland, OR"), ("Hawthorne Portland OR", "SE Hawthorne Blvd, Portland, OR"),
+        ("Killingsworth, Portland", "NE Killingsworth St, Portland, OR"),
+        ("NE 33rd & Killingsworth Portland OR", "NE 33rd Ave & NE Killingsworth St, Portland, OR 97211"),
+        ("Hawthorne & 39th Portland Oregon", "SE Hawthorne Blvd & SE 39th Ave, Portland, OR 97214"),
+    ])
+    func aStreetOfOneWordWithItsTown(_ text: String, _ expected: String) throws {
+        #expect(try top(text)?.address == expected, "\(text)")
     }
 
     /// Typed on to the state and ZIP code, an address is still suggested (the state matched

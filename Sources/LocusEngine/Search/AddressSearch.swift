@@ -235,8 +235,9 @@ public final class AddressSearch: Sendable {
             for layer in layers {
                 for (i, f) in layer.features.enumerated() {
                     let label = layer.labelPoint(feature: i)
-                    let place = addresses.nearest(lon: label.x, lat: label.y, maxDistance: Self.neighbourhoodTownReach)
-                        .map { addresses.places[Int(addresses.points[$0.index].place)] }
+                    // The nearest few: a point without a city (two of Portland's) names no town.
+                    let place = addresses.nearest(lon: label.x, lat: label.y, maxDistance: Self.neighbourhoodTownReach, count: 8)
+                        .lazy.map { self.addresses.places[Int(self.addresses.points[$0.index].place)] }.first { !$0.city.isEmpty }
                     let town = place.map { AddressText.tokens($0.city) + AddressText.tokens($0.state) } ?? []
                     hoods.append(Neighbourhood(layer: layer.name, feature: i,
                                                area: Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0,

@@ -313,7 +313,11 @@ extension AddressSearch {
             let parts = area.detail.split(separator: ",").map { $0.trimmingWhitespace() }
             if parts.count >= 3 { components.city = parts[1]; components.state = parts[2] }
         case .locality:
+            // With its state ("Portland, OR"): the city's name alone was no place on a map of the
+            // country, nor what its suggestion said.
             components.city = area.name
+            let parts = area.detail.split(separator: ",").map { $0.trimmingWhitespace() }
+            if parts.count >= 2 { components.state = parts[1] }
         default:
             break
         }
