@@ -85,9 +85,13 @@ public enum AddressText {
     /// Street-name tokens with bare numbers written as ordinals, so "NE 34 Ave" and "NE 34th
     /// Avenue" match, and so do "Highway 212" in a query and in the data. Only for tokens known to
     /// be part of a street name: house numbers stay numbers.
+    ///
+    /// An ordinal with the wrong suffix ("81th", "34nd", "11st") is that ordinal: it matched
+    /// nothing, and a numbered street is never matched through a typo.
     public static func streetTokens(_ tokens: [String]) -> [String] {
         tokens.map { t in
-            guard isNumber(t), t.count <= 4, let n = Int(t) else { return t }
+            let digits = isNumber(t) ? t : ordinalNumber(t) ?? ""
+            guard !digits.isEmpty, digits.count <= 4, let n = Int(digits) else { return t }
             let suffix: String
             switch (n % 10, n % 100) {
             case (_, 11...13): suffix = "th"

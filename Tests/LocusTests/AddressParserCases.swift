@@ -319,6 +319,10 @@ enum ParserCases {
         .init("NE 82nd Ave/Glisan St", nil, "", "northeast 82nd avenue", unit: nil, city: nil, state: nil, zip: nil, cross: "glisan street"),
         .init("NE 34th / NE Killingsworth St, Portland", nil, "", "northeast 34th", unit: nil, city: "portland", state: nil, zip: nil, cross: "northeast killingsworth street"),
         .init("34th/Killingsworth", nil, "", "34th", unit: nil, city: nil, state: nil, zip: nil, cross: "killingsworth"),
+        // An ordinal with the wrong suffix is the ordinal.
+        .init("1125 NE 81th Ave", 1125, "", "northeast 81st avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 NE 34nd Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("81th and Glisan", nil, "", "81st", unit: nil, city: nil, state: nil, zip: nil, cross: "glisan"),
         // A known city after a street of one word: after a comma, or before a state or ZIP code.
         .init("Hawthorne, Portland", nil, "", "hawthorne", unit: nil, city: "portland", state: nil, zip: nil, cross: nil),
         .init("Hawthorne Portland OR", nil, "", "hawthorne", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),

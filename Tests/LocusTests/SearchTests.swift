@@ -213,7 +213,7 @@ import Testing
         ("SE Hawthorne Bl", "SE Hawthorne Blvd, Portland, OR"), ("Killingsworth S", "NE Killingsworth St, Portland, OR"),
         ("1835 SE Br", "1835 SE Brooklyn St, Portland, OR 97202"), ("12229 SE Sta", "12229 SE Stark St, Portland, OR 97233"),
         ("NE Alberta S", "NE Alberta St, Portland, OR"), ("SE Hawthorne Blvd", "SE Hawthorne Blvd, Portland, OR"),
-        ("N Interstate Av", "N Interstate Ave, Portland, OR"),
+        ("N Interstate Av", "N Interstate Ave, Portland, OR"), ("1125 NE 81th", "1125 NE 81st Ave, Portland, OR 97213"),
     ])
     func theWordBeingTypedMayBeginAnAbbreviation(_ typed: String, _ expected: String) throws {
         let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
@@ -228,6 +228,9 @@ import Testing
         ("Killingsworth, Portland", "NE Killingsworth St, Portland, OR"),
         ("NE 33rd & Killingsworth Portland OR", "NE 33rd Ave & NE Killingsworth St, Portland, OR 97211"),
         ("Hawthorne & 39th Portland Oregon", "SE Hawthorne Blvd & SE 39th Ave, Portland, OR 97214"),
+        // An ordinal with the wrong suffix matched nothing (a numbered street is never a typo).
+        ("1125 NE 81th Ave", "1125 NE 81st Ave, Portland, OR 97213"), ("6132 NE 34nd Ave", "6132 NE 34th Ave, Portland, OR 97211"),
+        ("81th and Glisan", "NE 81st Ave & NE Glisan St, Portland, OR 97213"),
     ])
     func aStreetOfOneWordWithItsTown(_ text: String, _ expected: String) throws {
         #expect(try top(text)?.address == expected, "\(text)")

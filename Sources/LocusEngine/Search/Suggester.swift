@@ -46,9 +46,14 @@ struct WordBegun {
 
     init(typed: String) {
         let canonical = AddressText.canonical(typed)
-        let starts = canonical == typed ? [canonical] : [canonical, typed]
+        var starts = canonical == typed ? [canonical] : [canonical, typed]
+        // "81th": the ordinal it means, as a street's name has it (`AddressText.streetTokens`).
+        if let digits = AddressText.ordinalNumber(typed), let ordinal = AddressText.streetTokens([digits]).first, ordinal != typed {
+            starts.append(ordinal)
+        }
         self.starts = starts
-        words = Self.namesBegun(by: typed).filter { w in !starts.contains { w.hasPrefix($0) } }
+        let begun = starts
+        words = Self.namesBegun(by: typed).filter { w in !begun.contains { w.hasPrefix($0) } }
     }
 
     func begins(_ word: String) -> Bool {
