@@ -410,6 +410,13 @@ public struct AddressParser: Sendable {
                 tokens.remove(at: i)
                 continue
             }
+            // "Unit #3", "Apt # 3": the designator and the sign are one unit's (the designator was
+            // left behind and read as the city: "city unit ≠ Portland").
+            if designator != "#", i + 2 < tokens.count, tokens[i + 1] == "#", isUnitIdentifier(tokens[i + 2]) {
+                result.unit = "\(designator) \(tokens[i + 2])"
+                tokens.removeSubrange(i...(i + 2))
+                continue
+            }
             if i + 1 < tokens.count, isUnitIdentifier(tokens[i + 1]), !StreetNameParts.types.contains(tokens[i + 1]) {
                 // "#A-100" splits into "a" and "100" at the hyphen: a last short part joins the
                 // identifier rather than stay behind as a word of the street.

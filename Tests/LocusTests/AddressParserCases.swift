@@ -255,6 +255,8 @@ enum ParserCases {
         .init("7212a NE 34th Ave PORTLAND OR", 7212, "A", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),
         .init("6132 NE 34th Ave Apt 3, Portland, OR 97211", 6132, "", "northeast 34th avenue", unit: "apt 3", city: "portland", state: "or", zip: "97211", cross: nil),
         .init("6132 NE 34th Ave Apt 3", 6132, "", "northeast 34th avenue", unit: "apt 3", city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 NE 34th Ave Unit #3", 6132, "", "northeast 34th avenue", unit: "unit 3", city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 NE 34th Ave Apt # 3B, Portland", 6132, "", "northeast 34th avenue", unit: "apt 3b", city: "portland", state: nil, zip: nil, cross: nil),
         .init("6132 NE 34th Ave Apartment 3, Portland, OR 97211", 6132, "", "northeast 34th avenue", unit: "apt 3", city: "portland", state: "or", zip: "97211", cross: nil),
         .init("6132 NE 34th Ave Apartment 3", 6132, "", "northeast 34th avenue", unit: "apt 3", city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 NE 34th Ave Unit B, Portland, OR 97211", 6132, "", "northeast 34th avenue", unit: "unit b", city: "portland", state: "or", zip: "97211", cross: nil),

@@ -99,7 +99,11 @@ extension AddressSearch {
         var prefix: WordBegun?
         if !endsWithSpace {
             let last = tokens.removeLast()
-            if let raw = AddressText.rawTokens(request.text).last, AddressText.tokens(raw) == [last] {
+            // The raw tokens of the last chunk only (after the last space, tab or comma, found on
+            // the bytes): the whole text's again cost suggest a tenth.
+            let bytes = request.text.utf8
+            let start = bytes.lastIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x2C }.map(bytes.index(after:)) ?? bytes.startIndex
+            if let raw = AddressText.rawTokens(request.text[start...]).last, AddressText.tokens(raw) == [last] {
                 prefix = WordBegun(typed: raw)
             } else {
                 prefix = WordBegun(typed: last)
@@ -268,8 +272,15 @@ extension AddressSearch {
                 streets.has(w, whole: whole, street: s) ?? streetTokens().contains(where: { whole ? $0 == w : $0.hasPrefix(w) })
             }
             var v: Verdict
-            let begun = { (p: WordBegun) in p.starts.contains { has($0, whole: false) } || p.words.contains { has($0, whole: true) } }
-            if whole ? has(w, whole: true) : prefix.map(begun) ?? false {
+            let matched: Bool
+            if whole {
+                matched = has(w, whole: true)
+            } else if let prefix {
+                matched = prefix.starts.contains { has($0, whole: false) } || prefix.words.contains { has($0, whole: true) }
+            } else {
+                matched = false
+            }
+            if matched {
                 v = .matched
             } else if mayBeTypo[k],
                       (whole ? streets.hasTypo(of: w, street: s) : streets.hasPrefixTypo(w, street: s)) ?? typo(w, whole: whole, in: streetTokens()) {
@@ -290,8 +301,15 @@ extension AddressSearch {
             // The state as well: an address typed whole ("… Portland OR 97211") still suggests it.
             let state = place < addresses.places.count ? addresses.places[place].state.lowercased() : ""
             var v: Verdict
-            let begun = { (p: WordBegun) in placeWords.contains(where: p.begins) || (!state.isEmpty && p.starts.contains(where: state.hasPrefix)) }
-            if whole ? placeWords.contains(w) || w == state : prefix.map(begun) ?? false {
+            let matched: Bool
+            if whole {
+                matched = placeWords.contains(w) || w == state
+            } else if let prefix {
+                matched = placeWords.contains { prefix.begins($0) } || (!state.isEmpty && prefix.starts.contains { state.hasPrefix($0) })
+            } else {
+                matched = false
+            }
+            if matched {
                 v = .matched
             } else if mayBeTypo[k] {
                 // A city's words are the place's but its ZIP code (the last), shared by its places.
@@ -458,7 +476,7 @@ extension AddressSearch {
                 rest = rest[(i + 1)...]
             }
             guard let prefix else { return true }
-            return (words.isEmpty ? rest.prefix(name.count) : rest).contains(where: prefix.begins)
+            return (words.isEmpty ? rest.prefix(name.count) : rest).contains { prefix.begins($0) }
         }
         var out: [(Double, Suggestion)] = []
         for (i, n) in neighbourhoods.enumerated()
