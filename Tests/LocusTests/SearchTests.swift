@@ -131,6 +131,26 @@ import Testing
         #expect(city.matchType == .locality && city.address == "Portland, OR" && city.components.state == "OR", "\(city.address)")
     }
 
+    /// A neighbourhood by the first words of its layer's name, as people and the city's own tree
+    /// records call it ("Cully" for "Cully Association of Neighbors"): was no neighbourhood.
+    /// Not by a directional, nor by a town's name.
+    @Test(arguments: [
+        ("Cully", "Cully Association of Neighbors"), ("Old Town, Portland", "Old Town Community Association"),
+        ("Centennial", "Centennial Community Association"), ("Sellwood-Moreland", "Sellwood-Moreland Improvement League"),
+    ])
+    func aNeighbourhoodByTheFirstWordsOfItsName(_ text: String, _ name: String) throws {
+        let found = try locator.geocode(GeocodeRequest(.text(text))).candidates
+        let hood = try #require(found.first { $0.matchType == .neighbourhood }, "\(found.map(\.address))")
+        #expect(hood.address == "\(name), Portland, OR" && hood.score == 98, "\(hood.address) \(hood.score)")
+    }
+
+    @Test func aDirectionalOrATownIsNoNeighbourhoodsFirstWord() throws {
+        for text in ["West", "Portland"] {
+            let found = try locator.geocode(GeocodeRequest(.text(text))).candidates
+            #expect(!found.contains { $0.matchType == .neighbourhood }, "\(text): \(found.map(\.address))")
+        }
+    }
+
     /// Another town after a neighbourhood's name is no match for it.
     @Test func aNeighbourhoodOfAnotherTownIsNoMatch() throws {
         let found = try locator.geocode(GeocodeRequest(.text("Concordia, Gresham"))).candidates

@@ -336,10 +336,17 @@ extension AddressSearch {
         return m
     }
 
+    /// A neighbourhood the text names, by all its name or by its first words.
+    func neighbourhoodMatch(_ i: Int, begun: Bool) -> ScoredMatch {
+        let n = neighbourhoods[i]
+        let notes = ["\(n.layer) \(n.area.name)"] + (begun ? ["the first words of its name (−\(Int(Self.neighbourhoodBegunPenalty)))"] : [])
+        return neighbourhoodMatch(i, score: 100 - (begun ? Self.neighbourhoodBegunPenalty : 0), notes: notes)
+    }
+
     /// The neighbourhoods a text names: a layer's name alone, or followed by its town, then
     /// its state and a ZIP code of the index, as people write a place ("Concordia, Portland,
     /// OR 97211"; "Hollywood Portland Oregon"). Another town after the name is no match.
-    func namedNeighbourhoods(_ tokens: [String]) -> [Int] {
+    func namedNeighbourhoods(_ tokens: [String]) -> [(index: Int, begun: Bool)] {
         var countries: [[String]] { [["usa"], ["us"], ["united", "states"], ["united", "states", "of", "america"]] }
         func isRegion(_ rest: ArraySlice<String>, of place: AddressPlace?) -> Bool {
             var rest = rest
@@ -356,11 +363,32 @@ extension AddressSearch {
             if let zip = rest.first, zip.count == 5, postcodes.contains(where: { $0.name == zip }) { rest = rest.dropFirst() }
             return rest.isEmpty || countries.contains { rest.elementsEqual($0) }
         }
-        return neighbourhoods.indices.filter { i in
+        var out: [(index: Int, begun: Bool)] = []
+        for i in neighbourhoods.indices {
             let name = neighbourhoods[i].area.tokens
-            return !name.isEmpty && tokens.starts(with: name) && isRegion(tokens[name.count...], of: neighbourhoods[i].place)
+            guard let first = name.first, tokens.first == first else { continue }
+            // The whole name, or its first words where they begin no other neighbourhood's name
+            // ("Cully" for "Cully Association of Neighbors", "Old Town" for "Old Town Community
+            // Association": what people and the city's own records call them), and not a
+            // directional or a type alone ("West" of "West Portland Park") nor a town's name
+            // ("Portland" of "Portland Downtown").
+            for k in stride(from: name.count, through: 1, by: -1) where tokens.starts(with: name.prefix(k)) {
+                let words = name.prefix(k)
+                if k < name.count {
+                    guard words.joined().count >= 4, !StreetNameParts.directionals.contains(first), !StreetNameParts.types.contains(first),
+                          !localityCityKeys.contains(words.joined(separator: " ")),
+                          !neighbourhoods.indices.contains(where: { $0 != i && neighbourhoods[$0].area.tokens.starts(with: words) }) else { continue }
+                }
+                if isRegion(tokens[k...], of: neighbourhoods[i].place) { out.append((i, k < name.count)) }
+                break
+            }
         }
+        return out
     }
+
+    /// A neighbourhood found by the first words of its name (`namedNeighbourhoods`) scores this
+    /// much less than by all of it.
+    static let neighbourhoodBegunPenalty = 2.0
 
     // MARK: Free text
 
@@ -460,8 +488,8 @@ extension AddressSearch {
             out.append(contentsOf: areaOnly(q, rawText: rawText))
         } else if q.number == nil {
             // "Concordia, Portland, OR 97211": the ZIP code is the region, not the answer.
-            for i in namedNeighbourhoods(AddressText.tokens(rawText)) {
-                out.append(neighbourhoodMatch(i, score: 100, notes: ["\(neighbourhoods[i].layer) \(neighbourhoods[i].area.name)"]))
+            for (i, begun) in namedNeighbourhoods(AddressText.tokens(rawText)) {
+                out.append(neighbourhoodMatch(i, begun: begun))
             }
         }
         return out
@@ -481,9 +509,8 @@ extension AddressSearch {
             out.append(areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"]))
             if q.city == nil { return out }
         }
-        for i in namedNeighbourhoods(tokens) {
-            let n = neighbourhoods[i]
-            out.append(neighbourhoodMatch(i, score: 100, notes: ["\(n.layer) \(n.area.name)"]))
+        for (i, begun) in namedNeighbourhoods(tokens) {
+            out.append(neighbourhoodMatch(i, begun: begun))
         }
         // A city named after a street that was not found is where to look, not an answer to the
         // text ("Hollywood Transit Center, 4201 NE Halsey St, Portland" was Portland at 100).
