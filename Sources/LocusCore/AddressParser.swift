@@ -437,7 +437,7 @@ public struct AddressParser: Sendable {
     // MARK: How record keepers write
 
     /// Country names a text may end with: "…OR 97211 USA", "…Portland, Oregon, United States".
-    static let countryNames = ["united states of america", "united states", "u.s.a", "usa", "u.s", "us"]
+    public static let countryNames = ["united states of america", "united states", "u.s.a", "usa", "u.s", "us"]
 
     /// The text without a trailing country. "US" comes off only after a ZIP code or a state, where
     /// it cannot be part of a street's name.

@@ -47,6 +47,8 @@ public final class AddressSearch: Sendable {
         var place: AddressPlace?
         /// That town's words and its state's, as a text may follow the name with them.
         var town: [String]
+        /// How many of `town`'s words are the state's.
+        var stateWords: Int
     }
 
     let addresses: AddressIndex
@@ -238,11 +240,12 @@ public final class AddressSearch: Sendable {
                     // The nearest few: a point without a city (two of Portland's) names no town.
                     let place = addresses.nearest(lon: label.x, lat: label.y, maxDistance: Self.neighbourhoodTownReach, count: 8)
                         .lazy.map { self.addresses.places[Int(self.addresses.points[$0.index].place)] }.first { !$0.city.isEmpty }
-                    let town = place.map { AddressText.tokens($0.city) + AddressText.tokens($0.state) } ?? []
+                    let state = place.map { AddressText.tokens($0.state) } ?? []
+                    let town = place.map { AddressText.tokens($0.city) + state } ?? []
                     hoods.append(Neighbourhood(layer: layer.name, feature: i,
                                                area: Area(name: f.name, tokens: AddressText.tokens(f.name), location: label, count: 0,
                                                           detail: "\(f.name) (\(layer.name))"),
-                                               place: place, town: town))
+                                               place: place, town: town, stateWords: state.count))
                 }
             }
             return hoods

@@ -347,12 +347,11 @@ extension AddressSearch {
     /// its state and a ZIP code of the index, as people write a place ("Concordia, Portland,
     /// OR 97211"; "Hollywood Portland Oregon"). Another town after the name is no match.
     func namedNeighbourhoods(_ tokens: [String]) -> [(index: Int, begun: Bool)] {
-        var countries: [[String]] { [["usa"], ["us"], ["united", "states"], ["united", "states", "of", "america"]] }
-        func isRegion(_ rest: ArraySlice<String>, of place: AddressPlace?) -> Bool {
+        func isRegion(_ rest: ArraySlice<String>, of n: Neighbourhood) -> Bool {
             var rest = rest
             if rest.isEmpty { return true }
-            guard let place else { return false }
-            let city = AddressText.tokens(place.city)
+            guard let place = n.place else { return false }
+            let city = n.town.dropLast(n.stateWords)
             guard !city.isEmpty, rest.starts(with: city) else { return false }
             rest = rest.dropFirst(city.count)
             let state = place.state.lowercased()
@@ -361,7 +360,7 @@ extension AddressSearch {
                 break
             }
             if let zip = rest.first, zip.count == 5, postcodes.contains(where: { $0.name == zip }) { rest = rest.dropFirst() }
-            return rest.isEmpty || countries.contains { rest.elementsEqual($0) }
+            return rest.isEmpty || Self.countryWords.contains { rest.elementsEqual($0) }
         }
         var out: [(index: Int, begun: Bool)] = []
         for i in neighbourhoods.indices {
@@ -379,12 +378,15 @@ extension AddressSearch {
                           !localityCityKeys.contains(words.joined(separator: " ")),
                           !neighbourhoods.indices.contains(where: { $0 != i && neighbourhoods[$0].area.tokens.starts(with: words) }) else { continue }
                 }
-                if isRegion(tokens[k...], of: neighbourhoods[i].place) { out.append((i, k < name.count)) }
+                if isRegion(tokens[k...], of: neighbourhoods[i]) { out.append((i, k < name.count)) }
                 break
             }
         }
         return out
     }
+
+    /// The parser's country names as words ("usa", "united states"), as a text may end with one.
+    static let countryWords = AddressParser.countryNames.map { AddressText.tokens($0) }
 
     /// A neighbourhood found by the first words of its name (`namedNeighbourhoods`) scores this
     /// much less than by all of it.
