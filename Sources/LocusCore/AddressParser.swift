@@ -241,10 +241,9 @@ public struct AddressParser: Sendable {
         while changed, tokens.count >= 2 || (tokens.count == 1 && result.isEmpty == false) {
             changed = false
             guard let last = tokens.last else { break }
-            if result.postcode == nil, let (zip, ext) = Self.postcode(last) {
-                result.postcode = zip
-                result.postcodeExtension = ext
-                tokens.removeLast()
+            if result.postcode == nil, let (zip, count) = Self.trailingPostcode(tokens) {
+                (result.postcode, result.postcodeExtension) = (zip?.0, zip?.1)
+                tokens.removeLast(count)
                 changed = true
                 continue
             }
@@ -280,7 +279,7 @@ public struct AddressParser: Sendable {
         var t = tokens
         var postcode: (String, String?)?
         var state: String?
-        if let last = t.last, let zip = Self.postcode(last) { postcode = zip; t.removeLast() }
+        if let (zip, count) = Self.trailingPostcode(t) { postcode = zip; t.removeLast(count) }
         if t.count >= 2, let s = AddressVocabulary.states[t.suffix(2).joined(separator: " ")] {
             state = s; t.removeLast(2)
         } else if let last = t.last, let s = AddressVocabulary.states[last], t.count >= 2 || postcode != nil || last.count == 2 {
@@ -678,6 +677,26 @@ public struct AddressParser: Sendable {
         let edge: (Character) -> Bool = { $0.isWhitespace || ",;:-".contains($0) }
         guard let start = text.firstIndex(where: { !edge($0) }), let end = text.lastIndex(where: { !edge($0) }) else { return "" }
         return String(text[start...end])
+    }
+
+    /// The ZIP code that ends `tokens` and how many tokens it takes: one ZIP or ZIP+4 token, a
+    /// ZIP+4 written with a space ("97211 1234"), or a number after a state that is no ZIP code
+    /// ("…, OR 9721", "…, OR 972111": a digit lost or doubled), taken as no ZIP code at all. Staff-
+    /// typed lists have these; each left the number in the street, and no candidate at any score.
+    static func trailingPostcode(_ tokens: [String]) -> (zip: (String, String?)?, count: Int)? {
+        guard let last = tokens.last else { return nil }
+        if let zip = postcode(last) { return (zip, 1) }
+        let digits = last.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        guard digits, tokens.count >= 2 else { return nil }
+        let before = tokens[tokens.count - 2]
+        if last.utf8.count == 4, before.utf8.count == 5, let (zip, _) = postcode(before) {
+            return ((zip, last), 2)
+        }
+        // After a state code or name, with something before it to be the address.
+        if (3...7).contains(last.utf8.count), tokens.count >= 3, AddressVocabulary.states[before] != nil {
+            return (nil, 1)
+        }
+        return nil
     }
 
     /// A ZIP ("97211") or ZIP+4 ("97211-1234", "972111234") token as (ZIP, extension).

@@ -330,6 +330,13 @@ enum ParserCases {
         .init("Hawthorne Portland OR", nil, "", "hawthorne", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),
         .init("NE 33rd & Killingsworth Portland OR", nil, "", "northeast 33rd", unit: nil, city: "portland", state: "or", zip: nil, cross: "killingsworth"),
         .init("33rd and killingsworth portland 97211", nil, "", "33rd", unit: nil, city: "portland", state: nil, zip: "97211", cross: "killingsworth"),
+        // A ZIP+4 with a space, or a number after the state that is no ZIP code (a digit lost or
+        // doubled): was left in the street ("… portland or 9721").
+        .init("6132 NE 34th Ave, Portland, OR 97211 1234", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: "97211", cross: nil),
+        .init("6132 NE 34th Ave, Portland, OR 9721", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),
+        .init("6132 NE 34th Ave Portland OR 972111", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),
+        .init("NE 33rd & Killingsworth, Portland, OR 97211 1234", nil, "", "northeast 33rd", unit: nil, city: "portland", state: "or", zip: "97211", cross: "killingsworth"),
+        .init("97211 1234", nil, "", "", unit: nil, city: nil, state: nil, zip: "97211", cross: nil),
         // A trailing country (was: "usa" read as the city, "united states" as part of the street).
         .init("4201 NE Halsey St Portland OR 97213 USA", 4201, "", "northeast halsey street", unit: nil, city: "portland", state: "or", zip: "97213", cross: nil),
         .init("6132 NE 34th Ave, Portland, Oregon, United States", 6132, "", "northeast 34th avenue", unit: nil, city: "portland", state: "or", zip: nil, cross: nil),

@@ -256,6 +256,14 @@ import Testing
         #expect(try top(text)?.address == expected, "\(text)")
     }
 
+    /// A ZIP+4 written with a space, or a ZIP code with a digit lost or doubled, as staff type
+    /// lists: each left no candidate at any score.
+    @Test(arguments: ["6132 NE 34th Ave, Portland, OR 97211 1234", "6132 NE 34th Ave, Portland, OR 9721",
+                      "6132 NE 34th Ave Portland OR 972111", "6132 NE 34th Ave, Portland, Oregon 97211 1234"])
+    func aZipCodeMistypedIsNoPartOfTheStreet(_ text: String) throws {
+        #expect(try top(text)?.address == "6132 NE 34th Ave, Portland, OR 97211", "\(text)")
+    }
+
     /// Typed on to the state and ZIP code, an address is still suggested (the state matched
     /// nothing, so the suggestions vanished at "… Portland OR").
     @Test func anAddressTypedWithItsStateIsStillSuggested() throws {
