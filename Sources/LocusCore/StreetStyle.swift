@@ -76,15 +76,39 @@ public enum StreetStyle {
 
     /// A name published in capitals, in mixed case: "14TH" → "14th", "MCLOUGHLIN" → "McLoughlin",
     /// "O'BRIEN" → "O'Brien", "BEAVERTON-HILLSDALE" → "Beaverton-Hillsdale", "99E" stays. A name
-    /// with any lower-case letter is left as published: its publisher chose its case.
+    /// with lower-case letters keeps its publisher's case, but for the two marks of a machine's
+    /// first-letter capitals (`titleCaseMended`).
     public static func mixedCase(_ name: String) -> String {
-        guard !name.contains(where: \.isLowercase), name.contains(where: \.isUppercase) else { return name }
+        guard !name.contains(where: \.isLowercase) else { return titleCaseMended(name) }
+        guard name.contains(where: \.isUppercase) else { return name }
         let words = name.split(separator: " ", omittingEmptySubsequences: false)
         return words.enumerated().map { i, w -> String in
             let word = String(w)
             if capitalWords.contains(word) { return word }
             if i > 0, i < words.count - 1, lowerWords.contains(word) { return word.lowercased() }
             return word.split(separator: "-", omittingEmptySubsequences: false).map { mixedCaseWord(String($0)) }.joined(separator: "-")
+        }.joined(separator: " ")
+    }
+
+    /// A name put in first-letter capitals word by word by a program ("Mcloughlin Boulevard",
+    /// "Nature'S Walk", "Graham'S Ferry Road": 96 of Portland's 15,684 street names) as a person
+    /// writes it: "McLoughlin", "Nature's". A name that has them right is unchanged.
+    static func titleCaseMended(_ name: String) -> String {
+        guard name.contains("Mc") || name.contains("'S") else { return name }
+        return name.split(separator: " ", omittingEmptySubsequences: false).map { w -> String in
+            var chars = Array(w)
+            // "Mcloughlin" → "McLoughlin": "Mc" and a lower-case letter begin no English word
+            // but a name of the Mc- clan.
+            if chars.count >= 4, chars[0] == "M", chars[1] == "c", chars[2].isLowercase, chars[2].isLetter {
+                chars[2] = Character(chars[2].uppercased())
+            }
+            // "Nature'S" → "Nature's": a possessive's s after two or more letters ("O'Sullivan"
+            // has one letter before the apostrophe, and goes on after the S).
+            if chars.count >= 4, chars[chars.count - 1] == "S", chars[chars.count - 2] == "'",
+               chars[chars.count - 3].isLowercase, chars[chars.count - 4].isLetter {
+                chars[chars.count - 1] = "s"
+            }
+            return String(chars)
         }.joined(separator: " ")
     }
 

@@ -36,6 +36,23 @@ import Testing
         #expect(StreetStyle.abbreviated(published) == expected)
     }
 
+    /// A file put in first-letter capitals by a program (Portland's: "Mcloughlin Boulevard",
+    /// "Nature'S Walk") prints as people write the names; names written right stay as they are.
+    @Test(arguments: [
+        ("Southeast Mcloughlin Boulevard", "SE McLoughlin Blvd"),
+        ("Nature'S Walk", "Nature's Walk"),
+        ("Southwest Graham'S Ferry Road", "SW Graham's Ferry Rd"),
+        ("Northwest Harry'S Place", "NW Harry's Pl"),
+        ("Southwest O'Brien Street", "SW O'Brien St"),
+        ("Southeast Top O'Scott Street", "SE Top O'Scott St"),
+        ("North McClellan Street", "N McClellan St"),
+        ("Mc Street", "Mc St"),
+        ("Macadam Avenue", "Macadam Ave"),
+    ])
+    func machineTitleCaseMended(_ published: String, _ expected: String) {
+        #expect(StreetStyle.abbreviated(published) == expected)
+    }
+
     @Test func cityInMixedCase() {
         #expect(StreetStyle.mixedCase("CAMBRIDGE") == "Cambridge")
         #expect(StreetStyle.mixedCase("LAKE OSWEGO") == "Lake Oswego")
