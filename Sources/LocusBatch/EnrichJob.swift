@@ -130,17 +130,28 @@ public struct EnrichJob: BatchJob {
                 } ?? "no candidate"
                 return RowOutcome(fields: ["unmatched", why] + empty, category: "unmatched", failed: true)
             }
+            // A ZIP code's or a town's answer is the area's centre: the polygon that centre falls in
+            // is no polygon of the row's, so the layers stay empty and the reason says so.
+            let area = c.matchType == .postcode || c.matchType == .locality
             var names: [String] = []
-            for layer in layers {
-                var w = WithinRequest(location: GeoPoint(x: c.location.x, y: c.location.y))
-                w.spatialReference = outSpatialReference
-                w.layer = layer
-                names.append(try await backend.within(w).features.map(\.name).joined(separator: "; "))
+            var note = ""
+            if area {
+                names = [String](repeating: "", count: layers.count)
+                if !layers.isEmpty {
+                    note = "found only as a \(c.matchType == .postcode ? "ZIP code" : "town"): no \(layers.joined(separator: ", ")) at its centre"
+                }
+            } else {
+                for layer in layers {
+                    var w = WithinRequest(location: GeoPoint(x: c.location.x, y: c.location.y))
+                    w.spatialReference = outSpatialReference
+                    w.layer = layer
+                    names.append(try await backend.within(w).features.map(\.name).joined(separator: "; "))
+                }
             }
             let decimals = outSpatialReference.isGeographicWGS84 ? 7 : 3
             let k = c.components
             return RowOutcome(
-                fields: ["matched", "", csvNumber(c.location.x, decimals: decimals), csvNumber(c.location.y, decimals: decimals),
+                fields: ["matched", note, csvNumber(c.location.x, decimals: decimals), csvNumber(c.location.y, decimals: decimals),
                          csvNumber(c.score, decimals: 1), c.matchType.rawValue, c.address, k.number, k.street, k.city, k.state, k.postcode] + names,
                 category: c.matchType.rawValue, failed: false)
         } catch let e as LocusClientError {

@@ -96,6 +96,20 @@ import Testing
         #expect(allowed.status == 0)
     }
 
+    /// A row found only as a ZIP code or a town stands at the area's centre: the neighbourhood
+    /// there is none of the row's (was: the one the centre fell in, given as the row's).
+    @Test func aZipCodeOrTownGetsNoNeighbourhood() throws {
+        let input = try write("areas.csv", "id,address\n1,97211\n2,\"Portland, OR\"\n3,6132 NE 34th Ave\n")
+        let out = dir.appendingPathComponent("areas.out.csv").path
+        let r = try TestSupport.locus(["enrich", input, "-o", out, "--index", index, "--layer", "neighborhoods"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let written = try rows(out)
+        #expect(written.map { $0["match_type"] } == ["postcode", "locality", "point_address"])
+        #expect(written.map { $0["neighborhoods"] } == ["", "", "Concordia"])
+        #expect(written[0]["reason"] == "found only as a ZIP code: no neighborhoods at its centre")
+        #expect(written[1]["reason"] == "found only as a town: no neighborhoods at its centre")
+    }
+
     @Test func addressPartsInColumnsOfTheirOwn() throws {
         let input = try write("parts.csv", "House Number;Street Name;ZIP Code\n6132;NE 34th Ave;97211\n1;Nowhere Blvd;97211\n")
         let out = dir.appendingPathComponent("parts.out.csv").path
