@@ -307,12 +307,15 @@ extension AddressSearch {
     /// within `reach` metres across; `sided` reads the street's points from the number's side of
     /// it (`onSide`), else as they stand; `ownWeight`: `own` counts towards the way, by its
     /// length, as the parallels do.
+    ///
+    /// With `onLine`, the number is placed on `own`'s line (through its centre) rather than across
+    /// at the street's own points: for a street that has none (`placedBetweenNumberedNeighbours`).
     func gridReading(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis, directional: Int32? = nil,
-                     reach: Double = gridReach, sided: Bool = true, ownWeight: Bool = true)
+                     reach: Double = gridReach, sided: Bool = true, ownWeight: Bool = true, onLine: Bool = false)
         -> (location: GeoPoint, spread: Double, east: Double, north: Double)? {
         let table = gridTable
         let axes = table.axes
-        guard k >= 0, k < axes.count, !members.isEmpty else { return nil }
+        guard k >= 0, k < axes.count, !members.isEmpty || onLine else { return nil }
         let points = addresses.points
         let s = LocalMetricScale(latitude: own.lat)
         func metres(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
@@ -349,7 +352,7 @@ extension AddressSearch {
         // (The four nearest kept as the members go: sorting a long street's thousand points for
         // them was a tenth of a grid reading.)
         var nearest: [(off: Double, across: Double)] = []
-        for a in members {
+        for a in members where !onLine {
             let (x, y) = metres(points[Int(a)].lon, points[Int(a)].lat)
             let off = abs(x * east + y * north - along)
             guard nearest.count < 4 || off < nearest[3].off else { continue }
@@ -360,7 +363,7 @@ extension AddressSearch {
             if nearest.count > 4 { nearest.removeLast() }
         }
         let own4 = nearest.map(\.across).sorted()
-        let across = own4.count % 2 == 1 ? own4[own4.count / 2] : (own4[own4.count / 2 - 1] + own4[own4.count / 2]) / 2
+        let across = onLine || own4.isEmpty ? 0 : own4.count % 2 == 1 ? own4[own4.count / 2] : (own4[own4.count / 2 - 1] + own4[own4.count / 2]) / 2
         let x = along * east - across * north, y = along * north + across * east
         return (GeoPoint(x: own.lon + x / s.metresPerDegreeX, y: own.lat + y / s.metresPerDegreeY), spread, east, north)
     }

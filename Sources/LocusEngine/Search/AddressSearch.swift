@@ -99,6 +99,9 @@ public final class AddressSearch: Sendable {
     private let areas = OnFirstUse<[Neighbourhood]>()
     /// Every street place's line and directional (`gridTable`), for placing a number by the city's grid.
     let streetAxisTable = OnFirstUse<GridTable>()
+    /// The numbered streets ("NW 12th Ave") by leading directional, type and trailing directional,
+    /// with their numbers (`numberedStreets`), for placing one the points lack between its neighbours.
+    let numberedStreetTable = OnFirstUse<[StreetNameParts: [(ordinal: Int, street: Int32)]]>()
     /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
     let gridTrust = Mutex<[Int32: Bool]>([:])
     private let layers: [BoundaryLayer]

@@ -463,7 +463,10 @@ extension AddressSearch {
                                                          near: number))
                 } else {
                     out.append(contentsOf: houses)
-                    if streets[Int(street)].parts.predirectional == asked.predirectional {
+                    // A house of another type's street ("SE 33rd Pl" for SE 33rd Ave) is no house
+                    // of the street asked: its town may still have the asked one across a baseline.
+                    if streets[Int(street)].parts.predirectional == asked.predirectional,
+                       asked.type == nil || streets[Int(street)].parts.type == asked.type {
                         for h in houses where h.matchType != .street { placedIn.insert(locality(ofPlace: h.place)) }
                     }
                     // Placed only in other cities than the one named ("230 SW 2nd Ave, Portland",

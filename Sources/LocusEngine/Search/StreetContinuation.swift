@@ -75,8 +75,27 @@ extension AddressSearch {
     /// `k`) across its baseline; nil where the grid cannot say, the place is not beyond the
     /// namesake's low end, or it is over `continuationReach` from the namesake's points. Key
     /// `v` street:number:place:directional (the directional's USPS letters).
+    ///
+    /// A numbered street is placed between its quarter's numbered streets first, the namesake's
+    /// line carried across only where they cannot say: Portland's numbered avenues taken out of
+    /// the index (20 streets, 612 of their addresses with "Portland, OR"), within 75 m of
+    /// their points 284 before either (mostly other towns' streets of the name), 442 with the
+    /// carried line first, 496 with the neighbours first (EVALUATION.md, "a numbered street
+    /// missing from its quarter").
     func continued(_ number: HouseNumber, of s: Int32, place k: Int, as wanted: String, q: ParsedAddress, penalty: Double,
                    notes: [String]) -> ScoredMatch? {
+        guard let letters = StreetStyle.directionals[wanted],
+              var m = placedBetweenNumberedNeighbours(number, of: s, place: k, as: wanted, q: q, penalty: penalty, notes: notes)
+                ?? carriedAcross(number, of: s, place: k, as: wanted, q: q, penalty: penalty, notes: notes)
+        else { return nil }
+        m.components.street = Self.renamed(m.components.street, to: letters)
+        m.components.streetFull = Self.renamed(m.components.streetFull, to: wanted.prefix(1).uppercased() + wanted.dropFirst())
+        return m
+    }
+
+    /// `continued` by the namesake's own line carried across the baseline.
+    func carriedAcross(_ number: HouseNumber, of s: Int32, place k: Int, as wanted: String, q: ParsedAddress, penalty: Double,
+                       notes: [String]) -> ScoredMatch? {
         let table = gridTable
         let points = addresses.points
         guard number.value > 0, k >= 0, k < streetPlaces.count, k < table.axes.count, streetPlaces[k].street == s,
@@ -137,12 +156,183 @@ extension AddressSearch {
         // distance from the nearest known one: that is where its doubt is.
         let cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: neighboursPlace(at: location, of: anchor), q)
+        return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
+                      type: .extrapolated, key: "v\(s):\(number.value):\(k):\(letters.lowercased())", notes: notes,
+                      how: "street placed as \(addresses.streetDisplay[Int(s)]) continued across its baseline, house number \(number.text) by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
+    }
+
+    /// Ordinals either side of a numbered street's own that its quarter's numbered streets are
+    /// looked for at: the Pearl's NW 12th Ave lies between NW 11th Ave's two points and NW 16th
+    /// Ave's nine (NW 13th–15th Ave have none in Portland's import).
+    static let numberedNeighbourReach = 4
+    /// Metres a numbered street may lie from the next number's (across, per ordinal): a block,
+    /// from a short one to a long one. Outside it the two are no neighbours on one grid.
+    static let numberedSpacing = 40.0...250.0
+    /// What placing a street between its numbered neighbours costs at the least, more than a
+    /// carried line's 15: no point of the street itself says where across it lies.
+    static let numberedNeighbourCost = 17.0
+    /// Points of each neighbour nearest the number's block that say where across it lies.
+    static let numberedNearestPoints = 4
+
+    /// A numbered street placed across between the numbered streets of its quarter either side of
+    /// it (NW 12th Ave between NW 11th and NW 15th Ave), where they run as one grid — parallel, in
+    /// order, a block or so per number apart — or beyond the two nearest; along by the parallel
+    /// streets' numbers, as a continuation is. Any US city numbers its streets so; a town where the
+    /// neighbours are not in order, or the grid not read, gets nothing from this.
+    ///
+    /// The namesake's line carried across a baseline misses where the street jogs there (downtown
+    /// Portland's avenues lie 18° off the Pearl's, and SW 12th Ave's points start 1.1 km south of
+    /// Burnside: "1234 NW 12th Ave, Portland, OR 97209" went to Canby's NW 12th Ave, 30 km off;
+    /// NW 7th, 8th, 10th and 13th Ave likewise, or to nothing).
+    func placedBetweenNumberedNeighbours(_ number: HouseNumber, of s: Int32, place k: Int, as wanted: String, q: ParsedAddress,
+                                         penalty: Double, notes: [String]) -> ScoredMatch? {
+        let table = gridTable
+        let points = addresses.points
+        let parts = streets[Int(s)].parts
+        guard number.value > 0, k >= 0, k < streetPlaces.count, streetPlaces[k].street == s,
+              let n = Self.ordinal(parts.core), n > 0, n < 100_000, let quarter = table.directionalIDs[wanted],
+              let letters = StreetStyle.directionals[wanted], let run = addresses(ofStreetPlace: k), let namesake = run.first else { return nil }
+        let locality = streetPlaces[k].locality
+        let lowest = Int(points[Int(namesake)].number)
+        // Where the namesake meets the baseline: the quarter's numbered streets are looked at about
+        // there, not where a street of the name stands kilometres off (Portland's three points of
+        // NW 6th Ave are 16 km north, in Linnton).
+        // (The box of its lowest hundred's points, `continuationReach` wider each way: measuring
+        // every neighbour's every point against each of them, `locus-bench geocode` ran at 0.94 of
+        // the throughput without this placement, four rounds alternated; with the box, 1.0.)
+        let baseline = run.prefix { Int(points[Int($0)].number) < lowest + 100 }.map { points[Int($0)] }
+        let reach = LocalMetricScale(latitude: points[Int(namesake)].lat)
+        let (dx, dy) = (Self.continuationReach / reach.metresPerDegreeX, Self.continuationReach / reach.metresPerDegreeY)
+        let (west, east0) = ((baseline.map(\.lon).min() ?? 0) - dx, (baseline.map(\.lon).max() ?? 0) + dx)
+        let (south, north0) = ((baseline.map(\.lat).min() ?? 0) - dy, (baseline.map(\.lat).max() ?? 0) + dy)
+        func nearBaseline(_ a: Int32) -> Bool {
+            let p = points[Int(a)]
+            return p.lon >= west && p.lon <= east0 && p.lat >= south && p.lat <= north0
+        }
+        // The quarter's numbered streets of the type near the number, in the town: one place each,
+        // its points about the baseline, its line (if it has one) along the namesake's.
+        let namesakeAxis = table.axes[k]
+        let turn = cos(Self.continuationTurn * .pi / 180)
+        var neighbours: [Int: (place: Int, members: [Int32])] = [:]
+        let kind = Self.numberedKind(wanted, parts.type, parts.postdirectional)
+        for (m, t) in numberedStreets[kind] ?? [] where m != n && abs(m - n) <= Self.numberedNeighbourReach && neighbours[m] == nil {
+            for j in places(ofStreet: t) where streetPlaces[j].locality == locality {
+                if let axis = table.axes[j], let theirs = namesakeAxis, abs(axis.east * theirs.east + axis.north * theirs.north) < turn { continue }
+                guard let members = addresses(ofStreetPlace: j)?.filter(nearBaseline), !members.isEmpty else { continue }
+                neighbours[m] = (j, members)
+                break
+            }
+        }
+        // Two to read across from: either side of the number, else the two nearest on one side
+        // (NW 1st–8th Ave have no points in Portland's import below NW 9th Ave).
+        let ordinals = neighbours.keys.sorted()
+        let pair: (Int, Int)
+        if let below = ordinals.last(where: { $0 < n }), let above = ordinals.first(where: { $0 > n }) {
+            pair = (below, above)
+        } else if ordinals.count >= 2 {
+            let two = ordinals.sorted { abs($0 - n) < abs($1 - n) }.prefix(2).sorted()
+            pair = (two[0], two[1])
+        } else {
+            return nil
+        }
+        guard let first = neighbours[pair.0]?.members.first, gridHolds(in: locality) else { return nil }
+        // The way the quarter's streets run: their lines' own, weighted by length.
+        var east = 0.0, north = 0.0
+        for (place, _) in neighbours.values {
+            guard let axis = table.axes[place] else { continue }
+            east += axis.east * axis.span
+            north += axis.north * axis.span
+        }
+        // Neighbours of a point or two have no line: the way most of the quarter's streets run
+        // near the namesake's (NW 9th and 11th Ave, with three points between them, for NW 10th).
+        if east == 0, north == 0, let theirs = namesakeAxis,
+           let way = (0..<Self.gridSectors).compactMap({ table.headings[GridTable.groupKey(locality: locality, directional: quarter, sector: $0)] })
+            .filter({ $0.places >= Self.gridSparseHeadingPlaces && abs($0.east * theirs.east + $0.north * theirs.north) >= turn })
+            .max(by: { $0.places < $1.places }) {
+            (east, north) = (way.east, way.north)
+        }
+        let length = (east * east + north * north).squareRoot()
+        guard length > 0, length.isFinite else { return nil }
+        (east, north) = (east / length, north / length)
+        // Each neighbour's place across that way: its points' median, from one origin.
+        let origin = points[Int(first)]
+        let scale = LocalMetricScale(latitude: origin.lat)
+        func metres(_ lon: Double, _ lat: Double) -> (along: Double, across: Double) {
+            let x = (lon - origin.lon) * scale.metresPerDegreeX, y = (lat - origin.lat) * scale.metresPerDegreeY
+            return (x * east + y * north, -x * north + y * east)
+        }
+        // Where across the points nearest `along` stand (all of them with none given): a street
+        // kilometres long is not quite straight, and the number's block is where it counts.
+        func across(_ ordinal: Int, near along: Double? = nil) -> Double? {
+            guard var placed = neighbours[ordinal]?.members.map({ metres(points[Int($0)].lon, points[Int($0)].lat) }) else { return nil }
+            if let along { placed = Array(placed.sorted { abs($0.along - along) < abs($1.along - along) }.prefix(Self.numberedNearestPoints)) }
+            let values = placed.map(\.across).sorted()
+            return values.isEmpty ? nil : values[values.count / 2]
+        }
+        let ordered = ordinals.compactMap { m in across(m).map { (m, $0) } }
+        // One grid: every step from one ordinal to the next the same way across and no longer than
+        // a long block (a few points' median is a side of the street off: a step may read short).
+        let steps = zip(ordered, ordered.dropFirst()).map { ($1.1 - $0.1) / Double($1.0 - $0.0) }
+        guard let way = steps.first.map({ $0 > 0 }), steps.allSatisfy({ ($0 > 0) == way && abs($0) <= Self.numberedSpacing.upperBound }),
+              let low = ordered.first(where: { $0.0 == pair.0 }), let high = ordered.first(where: { $0.0 == pair.1 }),
+              Self.numberedSpacing.contains(abs(high.1 - low.1) / Double(pair.1 - pair.0)) else { return nil }
+        let (below, above) = pair
+        let between = below < n && n < above
+        let c = low.1 + (high.1 - low.1) * Double(n - below) / Double(above - below)
+        let line = StreetAxis(lon: origin.lon - c * north / scale.metresPerDegreeX, lat: origin.lat + c * east / scale.metresPerDegreeY,
+                              east: east, north: north, pace: 1, span: 0)
+        guard let reading = [Self.gridReach, Self.continuationGridReach].lazy.compactMap({ reach in
+            self.gridReading(number.value, street: s, place: neighbours[below]?.place ?? -1, members: [], axis: line, directional: quarter,
+                             reach: reach, sided: false, ownWeight: false, onLine: true)
+        }).first(where: { $0.spread < Self.continuationSpread }) else { return nil }
+        // Across again from the neighbours' points about the number's block.
+        let at = metres(reading.location.x, reading.location.y)
+        guard let lowHere = across(below, near: at.along), let highHere = across(above, near: at.along),
+              Self.numberedSpacing.contains(abs(highHere - lowHere) / Double(above - below)) else { return nil }
+        let here = lowHere + (highHere - lowHere) * Double(n - below) / Double(above - below)
+        let location = GeoPoint(x: reading.location.x - (here - c) * north / scale.metresPerDegreeX,
+                                y: reading.location.y + (here - c) * east / scale.metresPerDegreeY)
+        let nearby = (neighbours[below]?.members ?? []) + (neighbours[above]?.members ?? [])
+        guard let (anchor, distance) = nearest(of: nearby, to: location), distance <= Self.continuationReach else { return nil }
+        // Beyond both neighbours, each ordinal further out is a block more of doubt.
+        let beyond = between ? 0 : Double(min(abs(n - below), abs(n - above)))
+        let cost = min(Self.numberedNeighbourCost + beyond + distance / 200, Self.numberNotPlacedPenalty)
+        func name(_ ordinal: Int) -> String { neighbours[ordinal]?.members.first.map { addresses.components(of: Int($0)).street } ?? "" }
+        let place = placeNamed(near: location, anchor: neighboursPlace(at: location, of: anchor), q)
         var m = placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
                        type: .extrapolated, key: "v\(s):\(number.value):\(k):\(letters.lowercased())", notes: notes,
-                       how: "street placed as \(addresses.streetDisplay[Int(s)]) continued across its baseline, house number \(number.text) by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
-        m.components.street = Self.renamed(m.components.street, to: letters)
-        m.components.streetFull = Self.renamed(m.components.streetFull, to: wanted.prefix(1).uppercased() + wanted.dropFirst())
+                       how: "street placed \(between ? "between" : "beyond") \(name(below)) and \(name(above)), house number \(number.text) by the numbers of the parallel streets, \(Int(distance.rounded())) m from the nearer's \(HouseNumber.digits(of: Int(points[Int(anchor)].number))) (−\(Int(cost.rounded())))")
+        let own = addresses.components(of: Int(namesake))
+        (m.components.street, m.components.streetFull) = (own.street, own.streetFull)
         return m
+    }
+
+    /// `numberedStreetTable`, made on first use: reading every street's name for each placement
+    /// made 4,000 numbered addresses in quarters without their points 14 s, not 1.2 s.
+    var numberedStreets: [StreetNameParts: [(ordinal: Int, street: Int32)]] {
+        numberedStreetTable.value {
+            var table: [StreetNameParts: [(ordinal: Int, street: Int32)]] = [:]
+            for (t, street) in streets.enumerated() {
+                let p = street.parts
+                guard let m = Self.ordinal(p.core) else { continue }
+                let kind = Self.numberedKind(p.predirectional, p.type, p.postdirectional)
+                table[kind, default: []].append((m, Int32(t)))
+            }
+            return table
+        }
+    }
+
+    /// A numbered street's parts but its number: the key of `numberedStreets`.
+    static func numberedKind(_ predirectional: String?, _ type: String?, _ postdirectional: String?) -> StreetNameParts {
+        var kind = StreetNameParts(tokens: [])
+        (kind.predirectional, kind.type, kind.postdirectional) = (predirectional, type, postdirectional)
+        return kind
+    }
+
+    /// The number of a numbered street's name ("12th"); nil for any other name.
+    static func ordinal(_ core: [String]) -> Int? {
+        guard core.count == 1, let digits = AddressText.ordinalNumber(core[0]), digits.count <= 5 else { return nil }
+        return Int(digits)
     }
 
     /// A street's name with its leading directional word replaced ("SW 6th Ave" → "NW 6th Ave").
