@@ -87,6 +87,11 @@ public struct AddressParser: Sendable {
         citiesByLastWord = Dictionary(grouping: self.knownCities) { $0.last ?? "" }
     }
 
+    /// Whether a text is the name of a city the index knows ("Forest Grove", "forest grove").
+    public func isKnownCity(_ text: some StringProtocol) -> Bool {
+        cityKeys.contains(AddressText.tokens(text).joined(separator: " "))
+    }
+
     /// Words that join the two streets of a crossing.
     static let crossingWords: Set<String> = ["&", "@", "and", "at"]
 

@@ -264,6 +264,17 @@ import Testing
         #expect(try top(text)?.address == "6132 NE 34th Ave, Portland, OR 97211", "\(text)")
     }
 
+    /// A town of two words between the address and its state is the town, not a landmark's name
+    /// to read without: "1700 8th St, Lake Oswego, OR" went to Gresham's NE 8th St that way.
+    @Test(arguments: ["1700 8th St, Lake Oswego, OR", "3000 19th Ave, Forest Grove, OR", "2200 8th St, Oregon City, OR"])
+    func aKnownTownIsNoLandmarksName(_ text: String) throws {
+        var r = GeocodeRequest(.text(text))
+        (r.explain, r.minScore, r.maxResults) = (true, 0, 20)
+        let found = try locator.geocode(r).candidates
+        #expect(!found.isEmpty)
+        #expect(!found.contains { $0.explain?.contains { $0.contains("read as no part of the address") } == true }, "\(found.map(\.address))")
+    }
+
     /// Typed on to the state and ZIP code, an address is still suggested (the state matched
     /// nothing, so the suggestions vanished at "… Portland OR").
     @Test func anAddressTypedWithItsStateIsStillSuggested() throws {

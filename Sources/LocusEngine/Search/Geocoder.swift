@@ -80,7 +80,10 @@ extension AddressSearch {
             unit = parsed.unit
             // A landmark's name before the address or a remark in brackets: read without them
             // when the whole text finds nothing good, and let both readings compete.
-            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let (address, aside) = AddressParser.setAside(text) {
+            // A town the index knows is no landmark's name: "1700 8th St, Lake Oswego, OR" read
+            // without "Lake Oswego" (a second reading costs 2) went to Gresham's NE 8th St.
+            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let (address, aside) = AddressParser.setAside(text),
+               !aside.split(separator: ";").contains(where: { parser.isKnownCity($0) }) {
                 let (rest, found) = read(address)
                 matches += Self.secondReading(found, "\"\(aside)\" read as no part of the address")
                 unit = unit ?? rest.unit
@@ -273,6 +276,15 @@ extension AddressSearch {
                   let wanted = AddressVocabulary.directionalNames[String(parts[3])] else { return nil }
             return continued(HouseNumber(value: Int(ids[1])), of: ids[0], place: Int(ids[2]), as: wanted, q: ParsedAddress(),
                              penalty: 0, notes: [])
+        case "o":
+            // locality:number:ordinal:street — a numbered street placed in a town between its
+            // numbered streets (`numberedInTown`); the street one of its kind.
+            let parts = rest.split(separator: ":", omittingEmptySubsequences: false).compactMap { Int32($0) }
+            guard parts.count == 4, parts[0] >= 0, Int(parts[0]) < localityCityKeys.count, parts[1] > 0, parts[1] <= 999_999_999,
+                  parts[2] > 0, parts[2] < 100_000, parts[3] >= 0, Int(parts[3]) < streets.count else { return nil }
+            var asked = streets[Int(parts[3])].parts
+            asked.core = [Self.ordinalText(Int(parts[2])).lowercased()]
+            return numberedInTown(HouseNumber(value: Int(parts[1])), asked: asked, locality: parts[0], q: ParsedAddress())?.match
         case "k":
             // street:number:at — a number placed at a known number of its block.
             let parts = rest.split(separator: ":").compactMap { Int32($0) }
@@ -486,6 +498,28 @@ extension AddressSearch {
             let beyond = Self.continuationBest + (townNamed ? 0 : Self.cityPriorLimit)
             if !fuzzy, let number = q.number, out.allSatisfy({ $0.score < beyond }) {
                 out.append(contentsOf: continuationMatches(number, asked: asked, found: found, placedIn: placedIn, q: q))
+            }
+            // A numbered street no quarter of the town named has ("3142 22nd Ave, Forest Grove",
+            // its points lacking it): between the town's numbered streets, where no continuation
+            // put it and nothing of the town named scores what a continuation can. Placed between
+            // two of them, it outranks another town's answer: "3142 22nd Ave, Forest Grove, OR"
+            // was Portland's point 3142 NE 22nd Ave (89, a wrong city's 10 and a directional's 1 off).
+            if !fuzzy, let number = q.number, townNamed, asked.type != nil, Self.ordinal(asked.core) != nil {
+                let named = self.townNamed(by: q)
+                let has = Set(found.filter { streets[Int($0.0)].parts == asked }.flatMap { places(ofStreet: $0.0).map { streetPlaces[$0].locality } })
+                let covered = Set(out.filter { $0.key.hasPrefix("v") || $0.score >= beyond }.map { locality(ofPlace: $0.place) })
+                var placedBetween: Double?
+                for l in 0..<Int32(localityCityKeys.count) where named(l) && !has.contains(l) && !covered.contains(l) {
+                    guard let (m, between) = numberedInTown(number, asked: asked, locality: l, q: q) else { continue }
+                    out.append(m)
+                    if between { placedBetween = max(placedBetween ?? 0, m.score) }
+                }
+                if let best = placedBetween {
+                    for i in out.indices where !named(locality(ofPlace: out[i].place)) && out[i].score >= best {
+                        out[i].score = max(0, best - 1)
+                        out[i].notes.append("house number \(number.text) placed in the town named, between its numbered streets (below it)")
+                    }
+                }
             }
         }
         if q.number == nil, q.postcode == nil {
