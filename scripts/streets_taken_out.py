@@ -10,6 +10,9 @@ What EVALUATION.md's "a numbered street missing from its quarter" figures are me
     locus enrich asked.csv --index holed.locus --output answers.csv --allow-failures
     python3 scripts/streets_taken_out.py --judge answers.csv
 
+A street given as "Town|Street" is taken out of that town instead ("Forest Grove|19th Avenue");
+`--every N` asks every Nth address (default 7; EVALUATION.md's suburbs: 3).
+
 The CSV is read with its own header (number, street, city, state, postcode, lon, lat).
 """
 import csv
@@ -20,8 +23,8 @@ import sys
 EVERY = 7
 
 
-def take_out(points_path, town, streets):
-    wanted = set(streets)
+def take_out(points_path, town, streets, every=EVERY):
+    wanted = {tuple(s.split("|", 1)) if "|" in s else (town, s) for s in streets}
     opener = gzip.open if points_path.endswith(".gz") else open
     with opener(points_path, "rt", newline="") as f, open("kept.csv", "w", newline="") as kept_file:
         reader = csv.DictReader(f)
@@ -31,11 +34,11 @@ def take_out(points_path, town, streets):
         asked.writerow(["address", "city", "state", "zip", "lon", "lat"])
         seen = 0
         for r in reader:
-            if r["city"] != town or r["street"] not in wanted:
+            if (r["city"], r["street"]) not in wanted:
                 kept.writerow(r)
                 continue
             seen += 1
-            if seen % EVERY == 0:
+            if seen % every == 0:
                 asked.writerow([f"{r['number']} {r['street']}", r["city"], r["state"], r["postcode"], r["lon"], r["lat"]])
 
 
@@ -54,9 +57,15 @@ def judge(path, reach=75.0):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--judge":
-        judge(sys.argv[2])
-    elif len(sys.argv) >= 4:
-        take_out(sys.argv[1], sys.argv[2], sys.argv[3:])
+    args = sys.argv[1:]
+    every = EVERY
+    if "--every" in args:
+        i = args.index("--every")
+        every = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) == 2 and args[0] == "--judge":
+        judge(args[1])
+    elif len(args) >= 3:
+        take_out(args[0], args[1], args[2:], every)
     else:
         sys.exit(__doc__)
