@@ -309,7 +309,7 @@ extension AddressSearch {
     /// length, as the parallels do.
     ///
     /// With `onLine`, the number is placed on `own`'s line (through its centre) rather than across
-    /// at the street's own points: for a street that has none (`placedBetweenNumberedNeighbours`).
+    /// at the street's own points: for a street that has none (`numberedPlacement`).
     func gridReading(_ number: Int, street: Int32, place k: Int, members: [Int32], axis own: StreetAxis, directional: Int32? = nil,
                      reach: Double = gridReach, sided: Bool = true, ownWeight: Bool = true, onLine: Bool = false)
         -> (location: GeoPoint, spread: Double, east: Double, north: Double)? {
