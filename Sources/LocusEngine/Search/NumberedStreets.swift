@@ -126,7 +126,19 @@ extension AddressSearch {
         let at = metres(reading.location.x, reading.location.y)
         guard let lowHere = across(below, near: at.along), let highHere = across(above, near: at.along),
               Self.numberedSpacing.contains(abs(highHere - lowHere) / Double(above - below)) else { return nil }
-        let here = lowHere + (highHere - lowHere) * share
+        var here = lowHere + (highHere - lowHere) * share
+        // Where the cross streets' numbers turn to the number's hundred, if that is where they
+        // turn to its neighbours' (Portland's east side: NE 33rd Ave is where 3300 begins on NE
+        // Shaver St, 35 m from NE 34th Ave and 160 m from NE 32nd Ave, NE 32nd Pl between).
+        let rise: Double = way ? 1 : -1
+        if let turn = hundredLine(n, at: at.along, near: here, quarter: quarter, locality: locality, way: (east, north), metres: metres, numbersRise: rise) {
+            let checks = [(below, lowHere), (above, highHere)].compactMap { m, a in
+                hundredLine(m, at: at.along, near: a, quarter: quarter, locality: locality, way: (east, north), metres: metres, numbersRise: rise).map { a - $0 }
+            }
+            if !checks.isEmpty, checks.allSatisfy({ abs($0) <= Self.hundredLineAgreement }) {
+                here = turn + checks.reduce(0, +) / Double(checks.count)
+            }
+        }
         let location = GeoPoint(x: reading.location.x - (here - c) * north / scale.metresPerDegreeX,
                                 y: reading.location.y + (here - c) * east / scale.metresPerDegreeY)
         guard let (anchor, distance) = nearest(of: low.members + high.members, to: location), distance <= Self.continuationReach else { return nil }
@@ -136,6 +148,47 @@ extension AddressSearch {
         let cost = min(Self.numberedNeighbourCost + beyond + distance / 200, Self.numberNotPlacedPenalty)
         return NumberedPlacement(location: location, anchor: anchor, distance: distance, cost: cost, below: low.street, above: high.street,
                                  belowAddress: first, between: between)
+    }
+
+    /// Metres within which the cross streets' hundred must meet a neighbour's own line for it to
+    /// say where the numbered street asked lies.
+    static let hundredLineAgreement = 25.0
+    /// Metres along the asked street within which the cross streets' points are read.
+    static let hundredLineReach = 400.0
+
+    /// Across (in `metres`' frame) where the cross streets' numbers turn from `m` − 1 hundreds to
+    /// `m` hundreds, near `along` and within a block of `near`; nil where fewer than two points
+    /// either side say, or they overlap.
+    func hundredLine(_ m: Int, at along: Double, near: Double, quarter: Int32, locality: Int32, way: (east: Double, north: Double),
+                     metres: (Double, Double) -> (along: Double, across: Double), numbersRise: Double) -> Double? {
+        let table = gridTable
+        let points = addresses.points
+        let first = m * 100
+        guard first >= 100, first < 10_000_000 else { return nil }
+        var lower: [Double] = [], higher: [Double] = []
+        for sector in 0..<Self.gridSectors {
+            guard let group = table.groups[GridTable.groupKey(locality: locality, directional: quarter, sector: sector)] else { continue }
+            var lo = 0, hi = group.numbers.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int(group.numbers[mid]) < first - 100 { lo = mid + 1 } else { hi = mid }
+            }
+            for i in lo..<group.numbers.count {
+                let number = Int(group.numbers[i])
+                guard number < first + 100 else { break }
+                // Cross streets only: an avenue's own numbers run along it, not across.
+                let t = Int(group.places[i])
+                guard t >= 0, t < table.axes.count, let axis = table.axes[t],
+                      abs(axis.east * way.east + axis.north * way.north) <= sin(Self.gridAngle * .pi / 180) else { continue }
+                let p = points[Int(group.addresses[i])]
+                let (a, c) = metres(p.lon, p.lat)
+                guard abs(a - along) <= Self.hundredLineReach, abs(c - near) <= Self.numberedSpacing.upperBound else { continue }
+                // Along the cross streets' numbers, across the asked street's way.
+                if number < first { lower.append(c * numbersRise) } else { higher.append(c * numbersRise) }
+            }
+        }
+        guard lower.count >= 2, higher.count >= 2, let top = lower.max(), let bottom = higher.min(), top <= bottom else { return nil }
+        return (top + bottom) / 2 * numbersRise
     }
 
     /// How a numbered placement's answer says where it came from.
