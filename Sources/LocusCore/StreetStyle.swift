@@ -96,12 +96,10 @@ public enum StreetStyle {
     static func titleCaseMended(_ name: String) -> String {
         guard name.contains("Mc") || name.contains("'S") else { return name }
         return name.split(separator: " ", omittingEmptySubsequences: false).map { w -> String in
-            var chars = Array(w)
             // "Mcloughlin" → "McLoughlin": "Mc" and a lower-case letter begin no English word
-            // but a name of the Mc- clan.
-            if chars.count >= 4, chars[0] == "M", chars[1] == "c", chars[2].isLowercase, chars[2].isLetter {
-                chars[2] = Character(chars[2].uppercased())
-            }
+            // but a name of the Mc- clan, put in mixed case as one published in capitals is.
+            let mc = w.count >= 4 && w.hasPrefix("Mc") && w.dropFirst(2).first?.isLowercase == true
+            var chars = Array(mc ? mixedCaseWord(String(w)) : String(w))
             // "Nature'S" → "Nature's": a possessive's s after two or more letters ("O'Sullivan"
             // has one letter before the apostrophe, and goes on after the S).
             if chars.count >= 4, chars[chars.count - 1] == "S", chars[chars.count - 2] == "'",

@@ -131,10 +131,12 @@ extension AddressSearch {
         // turn to its neighbours' (Portland's east side: NE 33rd Ave is where 3300 begins on NE
         // Shaver St, 35 m from NE 34th Ave and 160 m from NE 32nd Ave, NE 32nd Pl between).
         let rise: Double = way ? 1 : -1
-        if let turn = hundredLine(n, at: at.along, near: here, quarter: quarter, locality: locality, way: (east, north), metres: metres, numbersRise: rise) {
-            let checks = [(below, lowHere), (above, highHere)].compactMap { m, a in
-                hundredLine(m, at: at.along, near: a, quarter: quarter, locality: locality, way: (east, north), metres: metres, numbersRise: rise).map { a - $0 }
-            }
+        func hundred(_ m: Int, near: Double) -> Double? {
+            hundredLine(m, at: at.along, near: near, place: low.place, street: low.street, directional: quarter, way: (east, north),
+                        metres: metres, rise: rise)
+        }
+        if let turn = hundred(n, near: here) {
+            let checks = [(below, lowHere), (above, highHere)].compactMap { m, a in hundred(m, near: a).map { a - $0 } }
             if !checks.isEmpty, checks.allSatisfy({ abs($0) <= Self.hundredLineAgreement }) {
                 here = turn + checks.reduce(0, +) / Double(checks.count)
             }
@@ -158,37 +160,23 @@ extension AddressSearch {
 
     /// Across (in `metres`' frame) where the cross streets' numbers turn from `m` − 1 hundreds to
     /// `m` hundreds, near `along` and within a block of `near`; nil where fewer than two points
-    /// either side say, or they overlap.
-    func hundredLine(_ m: Int, at along: Double, near: Double, quarter: Int32, locality: Int32, way: (east: Double, north: Double),
-                     metres: (Double, Double) -> (along: Double, across: Double), numbersRise: Double) -> Double? {
-        let table = gridTable
-        let points = addresses.points
+    /// either side say, or they overlap. The cross streets are the grid's streets whose numbers
+    /// rise the way the ordinals do across (`parallelPoints` along that way, from street place `k`
+    /// of the quarter: `rise` 1 where across grows with the ordinal, −1 where it falls).
+    func hundredLine(_ m: Int, at along: Double, near: Double, place k: Int, street: Int32, directional quarter: Int32,
+                     way: (east: Double, north: Double), metres: (Double, Double) -> (along: Double, across: Double),
+                     rise: Double) -> Double? {
         let first = m * 100
         guard first >= 100, first < 10_000_000 else { return nil }
         var lower: [Double] = [], higher: [Double] = []
-        for sector in 0..<Self.gridSectors {
-            guard let group = table.groups[GridTable.groupKey(locality: locality, directional: quarter, sector: sector)] else { continue }
-            var lo = 0, hi = group.numbers.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if Int(group.numbers[mid]) < first - 100 { lo = mid + 1 } else { hi = mid }
-            }
-            for i in lo..<group.numbers.count {
-                let number = Int(group.numbers[i])
-                guard number < first + 100 else { break }
-                // Cross streets only: an avenue's own numbers run along it, not across.
-                let t = Int(group.places[i])
-                guard t >= 0, t < table.axes.count, let axis = table.axes[t],
-                      abs(axis.east * way.east + axis.north * way.north) <= sin(Self.gridAngle * .pi / 180) else { continue }
-                let p = points[Int(group.addresses[i])]
-                let (a, c) = metres(p.lon, p.lat)
-                guard abs(a - along) <= Self.hundredLineReach, abs(c - near) <= Self.numberedSpacing.upperBound else { continue }
-                // Along the cross streets' numbers, across the asked street's way.
-                if number < first { lower.append(c * numbersRise) } else { higher.append(c * numbersRise) }
-            }
+        parallelPoints(to: k, east: -way.north * rise, north: way.east * rise, numbers: (first - 100)...(first + 99),
+                       street: UInt32(bitPattern: street), directional: quarter) { p, _, _ in
+            let (a, c) = metres(p.lon, p.lat)
+            guard abs(a - along) <= Self.hundredLineReach, abs(c - near) <= Self.numberedSpacing.upperBound else { return }
+            if Int(p.number) < first { lower.append(c * rise) } else { higher.append(c * rise) }
         }
         guard lower.count >= 2, higher.count >= 2, let top = lower.max(), let bottom = higher.min(), top <= bottom else { return nil }
-        return (top + bottom) / 2 * numbersRise
+        return (top + bottom) / 2 * rise
     }
 
     /// How a numbered placement's answer says where it came from.
