@@ -19,7 +19,14 @@ public enum AddressText {
         var current: [Character] = []
         let chars = Array(folded)
         func flush() {
-            if !current.isEmpty { tokens.append(String(current)) }
+            if !current.isEmpty {
+                let token = String(current)
+                if let (directional, ordinal) = directionalJoinedToOrdinal(token) {
+                    tokens += [directional, ordinal]
+                } else {
+                    tokens.append(token)
+                }
+            }
             current.removeAll(keepingCapacity: true)
         }
         for (i, c) in chars.enumerated() {
@@ -47,6 +54,21 @@ public enum AddressText {
         }
         flush()
         return tokens
+    }
+
+    /// "ne34th" → ("ne", "34th"): a directional typed without its space before a numbered
+    /// street ("6132 NE34th Ave" got no candidate). Only before an ordinal: "W156N11500", a
+    /// Wisconsin grid address, and a unit "N3" stay as typed.
+    static func directionalJoinedToOrdinal(_ token: String) -> (String, String)? {
+        // Every token of every query passes here: told from its first and last bytes first.
+        let utf8 = token.utf8
+        guard utf8.count >= 4, let first = utf8.first, let last = utf8.last,
+              first == UInt8(ascii: "n") || first == UInt8(ascii: "s") || first == UInt8(ascii: "e") || first == UInt8(ascii: "w"),
+              last == UInt8(ascii: "t") || last == UInt8(ascii: "d") || last == UInt8(ascii: "h"),
+              let digit = token.firstIndex(where: \.isNumber), digit != token.startIndex else { return nil }
+        let directional = String(token[..<digit]), rest = String(token[digit...])
+        guard directional.count <= 2, AddressVocabulary.directionals[directional] != nil, ordinalNumber(rest) != nil else { return nil }
+        return (directional, rest)
     }
 
     /// Canonical tokens: raw tokens with ordinals, aliases, directionals and street types normalised.

@@ -83,6 +83,8 @@ public enum AddressVocabulary {
         "eighteenth": "18", "nineteenth": "19", "twentieth": "20", "thirtieth": "30", "fortieth": "40",
         "fiftieth": "50", "sixtieth": "60", "seventieth": "70", "eightieth": "80", "ninetieth": "90",
         "centre": "center",
+        // Broadway as signs and staff lists shorten it.
+        "bdwy": "broadway", "bway": "broadway",
     ]
 
     /// Any spelling of a directional to its full name ("ne" → "northeast").

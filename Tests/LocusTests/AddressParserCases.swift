@@ -323,6 +323,7 @@ enum ParserCases {
         .init("34th/Killingsworth", nil, "", "34th", unit: nil, city: nil, state: nil, zip: nil, cross: "killingsworth"),
         // An ordinal with the wrong suffix is the ordinal.
         .init("1125 NE 81th Ave", 1125, "", "northeast 81st avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 NE34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 NE 34nd Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("81th and Glisan", nil, "", "81st", unit: nil, city: nil, state: nil, zip: nil, cross: "glisan"),
         // A known city after a street of one word: after a comma, or before a state or ZIP code.

@@ -193,6 +193,22 @@ import Testing
                     near: GeoPoint(x: -122.6794, y: 45.5158), within: 150, failureClass: "street only (one point in the district)"),
         ForwardCase(text: "1120 SW 5th Ave", street: "SW 5th Ave", city: "Portland", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.6794, y: 45.5158), within: 150, failureClass: "another town (one point in the district)"),
+        // Between two known numbers further apart than an interpolation spans (a district without
+        // points, a long industrial or hillside frontage): read between them, not extrapolated
+        // from one along the line of the numbers beyond it (was 124, 500 and 267 m off).
+        ForwardCase(text: "720 NE GRAND AVE", street: "NE Grand Ave", city: "Portland", matchTypes: [.interpolated],
+                    near: GeoPoint(x: -122.659751, y: 45.528089), failureClass: "too far (known numbers 2.8 km apart)"),
+        ForwardCase(text: "434 NW HOYT ST", street: "NW Hoyt St", city: "Portland", matchTypes: [.interpolated],
+                    near: GeoPoint(x: -122.675390, y: 45.527315), failureClass: "too far (known numbers 1.1 km apart)"),
+        ForwardCase(text: "5075 SW 56TH AVE", street: "SW 56th Ave", city: "Portland", matchTypes: [.interpolated],
+                    near: GeoPoint(x: -122.734976, y: 45.487156), failureClass: "too far (known numbers 2.4 km apart)"),
+        // No city given; a town has the number between two of its points where Portland's is
+        // extrapolated: the larger city's, at 5 points per tenfold fewer addresses (was Canby's
+        // and Hillsboro's, at 3, 29 and 25 km off).
+        ForwardCase(text: "350 NW 3RD AVE", street: "NW 3rd Ave", city: "Portland", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.672561, y: 45.525836), failureClass: "another town (no city, its number interpolated)"),
+        ForwardCase(text: "2129 SE BUSH ST", street: "SE Bush St", city: "Portland", matchTypes: [.extrapolated, .interpolated],
+                    near: GeoPoint(x: -122.644264, y: 45.495676), failureClass: "another town (no city, its number interpolated)"),
         // The known number nearest the one wanted is a stray point with no neighbour within an
         // interpolation's span (one of NE 11th Ave's lies 4 km off across the river): the line is
         // read from the next known numbers instead — was a house in Canby, 28 km off.
@@ -200,7 +216,9 @@ import Testing
                     near: GeoPoint(x: -122.654675, y: 45.529102), within: 200, failureClass: "another town (stray point at the street's end)"),
         // Placed from the other side's numbers, on its own side of the street (the mirror of
         // theirs across the street's centre line): was 76–80 m from its trees, on the houses across.
-        ForwardCase(text: "3321 SE HARNEY CT", street: "SE Harney Ct", matchTypes: [.extrapolated],
+        // (Its tree stands where the address points name Milwaukie; with no town, Portland's SE
+        // Harney Ct is the larger city's answer, by the city-size prior.)
+        ForwardCase(text: "3321 SE HARNEY CT, Milwaukie", street: "SE Harney Ct", city: "Milwaukie", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.628310, y: 45.462564), within: 60, failureClass: "other side's numbers (extrapolated)"),
         ForwardCase(text: "7536 SW KELLY AVE", street: "SW Kelly Ave", matchTypes: [.extrapolated],
                     near: GeoPoint(x: -122.675346, y: 45.469651), within: 60, failureClass: "other side's numbers (by the grid)"),
@@ -370,6 +388,9 @@ import Testing
     @Test(arguments: [
         ("1000 SW Broadway, Portland, OR", "1000 SW Broadway, Portland, OR 97201", MatchType.extrapolated, 80.0),
         ("1000 SW Broadway", "1000 SW Broadway, Portland, OR 97201", .extrapolated, 80),
+        // A point of the typed street (SW Broadway Dr's 1825) is no better than the typeless
+        // street's own number extrapolated (was SW Broadway Dr at 87, above 84).
+        ("1825 SW Broadway, Portland, OR", "1825 SW Broadway, Portland, OR 97201", .extrapolated, 80),
         // Beaverton has no typeless SW Broadway: its SW Broadway St loses only the type not given.
         ("12130 SW Broadway, Beaverton", "12130 SW Broadway St, Beaverton, OR 97005", .pointAddress, 98),
     ])
@@ -665,6 +686,29 @@ import Testing
         #expect(broadway.address == "SW Broadway & SW Main St, Portland, OR 97201")
         // Streets of Portland that do not meet stay without a candidate.
         #expect(try locator.geocode(GeocodeRequest(.text("SE Division St & NE Sandy Blvd"))).candidates.isEmpty)
+    }
+
+    /// The avenues whose points stop short of W Burnside St, itself with nine points (1539–2386):
+    /// the point of Burnside nearest each avenue's end is its run's first or last, and the streets
+    /// meet behind it, inside Burnside's run; NW 19th Ave's first point, 130, stands 245 m from
+    /// Burnside, further than 130 numbers at its blocks' pace. SW 4th Ave & SW Main St likewise
+    /// (was 10 km off, Beaverton's way). Was: no candidate for each avenue.
+    @Test(arguments: [
+        // The avenue, and the box (lon, lat) its crossing must lie in: between Burnside's points
+        // either side of it, within a block of the avenue's own line.
+        ("NW 19th Ave & W Burnside St", -122.6910, -122.6885, 45.5220, 45.5235),
+        ("NW 21st Ave & W Burnside St", -122.6950, -122.6930, 45.5222, 45.5237),
+        ("NW 23rd Ave & W Burnside St", -122.6995, -122.6975, 45.5226, 45.5240),
+        ("W Burnside & NW 24th Ave", -122.7010, -122.6990, 45.5228, 45.5242),
+        ("SW 4th Ave & SW Main St, Portland", -122.6790, -122.6760, 45.5150, 45.5170),
+    ])
+    func aCrossingInsideAStreetsRunIsFoundFromItsEndsLine(_ text: String, _ west: Double, _ east: Double, _ south: Double,
+                                                          _ north: Double) throws {
+        let top = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first, "no candidate")
+        #expect(top.matchType == .intersection && top.components.city == "Portland", "\(top.address)")
+        #expect((west ... east).contains(top.location.x) && (south ... north).contains(top.location.y), "\(top.location)")
+        let back = try #require(try locator.geocode(GeocodeRequest(.key(top.key))).candidates.first, "\(top.key)")
+        #expect(back.location.x == top.location.x && back.location.y == top.location.y)
     }
 
     /// A crossing typed with one street's direction, or none, in a town whose streets have other

@@ -48,6 +48,12 @@ import Testing
         Case("12145 SE 8OTH AVE Milwaukie, Portland, OR", "12145 SE 80th Ave, Milwaukie, OR 97222", .pointAddress),
         // An unambiguous word prefix.
         Case("N Mass Ave", "North Massachusetts Avenue", .street),
+        // A directional typed against its numbered street, Broadway shortened (each was no
+        // candidate, or SW Bray Ln).
+        Case("6132 NE34th Ave", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
+        Case("NE33rd Ave & Killingsworth", "NE 33rd Ave & NE Killingsworth St, Portland, OR 97211", .intersection),
+        Case("1924 SW Bdwy", "1924 SW Broadway, Portland, OR 97201", .pointAddress),
+        Case("2020 SW Bway, Portland", "2020 SW Broadway, Portland, OR 97201", .pointAddress),
         // A bare number after a directional is the numbered street, of its usual type.
         Case("NE 19", "Northeast 19th Avenue", .street),
         // Qualifiers, corners and units as the city's tree inventory writes them.
