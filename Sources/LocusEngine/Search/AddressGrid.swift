@@ -437,15 +437,24 @@ extension AddressSearch {
         // the nearer: "905 NE 11th Ave" between Canby's 179 and 1323 scored as an interpolation
         // put Canby before Portland's, placed 712 m from its 1803.
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
-        let (toFrom, toTo) = (location.metres(to: from), location.metres(to: to))
-        let nearer = min(toFrom, toTo)
-        let cost = span <= Self.interpolationSpan ? (sameSide ? 10.0 : 12.0) : min(15 + nearer / 200, Self.numberNotPlacedPenalty)
-        let place = span <= Self.interpolationSpan
-            ? placeNamed(near: location, from, to, anchor: Int32(a.place), or: Int32(b.place), q)
-            : placeNamed(near: location, from, to, anchor: neighboursPlace(at: location, of: toFrom <= toTo ? below : above), q)
+        let (cost, place) = span <= Self.interpolationSpan
+            ? (sameSide ? 10.0 : 12.0, placeNamed(near: location, from, to, anchor: Int32(a.place), or: Int32(b.place), q))
+            : acrossGap(location, between: below, and: above, q)
         return placed(number, at: location, in: place, from: below, q: q, penalty: penalty, cost: cost, cap: 100 - cost - 1,
                       type: .interpolated, key: "h\(street):\(n):\(below):\(above)", notes: notes,
                       how: "house number \(number.text) placed between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(sameSide ? "" : " (numbers of both sides)") where the parallel streets have its block (−\(Int(cost)))")
+    }
+
+    /// What a number placed at `location` between known addresses `below` and `above`, further
+    /// apart than an interpolation spans, costs and where it is: as a number extrapolated as far
+    /// from the nearer of them (`extrapolated`), in the town of that one's neighbours there.
+    func acrossGap(_ location: GeoPoint, between below: Int32, and above: Int32, _ q: ParsedAddress) -> (cost: Double, place: Int32) {
+        let points = addresses.points
+        let a = points[Int(below)], b = points[Int(above)]
+        let from = GeoPoint(x: a.lon, y: a.lat), to = GeoPoint(x: b.lon, y: b.lat)
+        let (toFrom, toTo) = (location.metres(to: from), location.metres(to: to))
+        let cost = min(15 + min(toFrom, toTo) / 200, Self.numberNotPlacedPenalty)
+        return (cost, placeNamed(near: location, from, to, anchor: neighboursPlace(at: location, of: toFrom <= toTo ? below : above), q))
     }
 
     /// How far (0–1) from `below` to `above`, known addresses of one street place `gridBetweenSpan`

@@ -1148,10 +1148,7 @@ extension AddressSearch {
         let location = onSide(of: n, between: below, and: above, at: t)
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
         if span > Self.interpolationSpan {
-            let (toFrom, toTo) = (location.metres(to: from), location.metres(to: to))
-            // As `extrapolated` scores a number placed that far beyond a known one.
-            let cost = min(15 + min(toFrom, toTo) / 200, Self.numberNotPlacedPenalty)
-            let place = placeNamed(near: location, from, to, anchor: neighboursPlace(at: location, of: toFrom <= toTo ? below : above), q)
+            let (cost, place) = acrossGap(location, between: below, and: above, q)
             return placed(number, at: location, in: place, from: below, q: q, penalty: penalty, cost: cost, cap: 100 - cost - 1,
                           type: .interpolated, key: "i\(street):\(n):\(below):\(above)", notes: notes,
                           how: "house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(sameSide ? "" : " (numbers of both sides)"), \(Int(span.rounded())) m apart (−\(Int(cost.rounded())))")
