@@ -114,16 +114,14 @@ public enum AddressText {
         tokens.map { t in
             let digits = isNumber(t) ? t : ordinalNumber(t) ?? ""
             guard !digits.isEmpty, digits.count <= 4, let n = Int(digits) else { return t }
-            let suffix: String
-            switch (n % 10, n % 100) {
-            case (_, 11...13): suffix = "th"
-            case (1, _): suffix = "st"
-            case (2, _): suffix = "nd"
-            case (3, _): suffix = "rd"
-            default: suffix = "th"
-            }
-            return "\(n)\(suffix)"
+            return ordinal(n)
         }
+    }
+
+    /// "12th" for 12, "21st" for 21, "113th" for 113.
+    public static func ordinal(_ n: Int) -> String {
+        let suffix = (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
+        return "\(n)\(suffix)"
     }
 
     /// "34th" → "34", "1st" → "1"; nil when the token is not an ordinal.

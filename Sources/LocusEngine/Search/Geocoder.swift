@@ -291,7 +291,7 @@ extension AddressSearch {
             guard parts.count == 4, parts[0] >= 0, Int(parts[0]) < localityCityKeys.count, parts[1] > 0, parts[1] <= 999_999_999,
                   parts[2] > 0, parts[2] < 100_000, parts[3] >= 0, Int(parts[3]) < streets.count else { return nil }
             var asked = streets[Int(parts[3])].parts
-            asked.core = [Self.ordinalText(Int(parts[2])).lowercased()]
+            asked.core = [AddressText.ordinal(Int(parts[2])).lowercased()]
             return numberedInTown(HouseNumber(value: Int(parts[1])), asked: asked, locality: parts[0], q: ParsedAddress())?.match
         case "k":
             // street:number:at — a number placed at a known number of its block.
@@ -1147,19 +1147,14 @@ extension AddressSearch {
         let t = Double(n - Int(a.number)) / Double(Int(b.number) - Int(a.number))
         let location = onSide(of: n, between: below, and: above, at: t)
         let sameSide = (Int(a.number) - n) % 2 == 0 && (Int(b.number) - n) % 2 == 0
-        if span > Self.interpolationSpan {
-            let (cost, place) = acrossGap(location, between: below, and: above, q)
-            return placed(number, at: location, in: place, from: below, q: q, penalty: penalty, cost: cost, cap: 100 - cost - 1,
-                          type: .interpolated, key: "i\(street):\(n):\(below):\(above)", notes: notes,
-                          how: "house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(sameSide ? "" : " (numbers of both sides)"), \(Int(span.rounded())) m apart (−\(Int(cost.rounded())))")
-        }
-        let place = placeNamed(near: location, from, to, anchor: Int32(a.place), or: Int32(b.place), q)
         // Between the two sides, the place along the street is as good but the side is a guess.
-        let cost = sameSide ? 10.0 : 12.0
-        let how = sameSide ? "" : " (numbers of both sides)"
+        let (cost, place) = span > Self.interpolationSpan
+            ? acrossGap(location, between: below, and: above, q)
+            : (sameSide ? 10.0 : 12.0, placeNamed(near: location, from, to, anchor: Int32(a.place), or: Int32(b.place), q))
+        let how = (sameSide ? "" : " (numbers of both sides)") + (span > Self.interpolationSpan ? ", \(Int(span.rounded())) m apart" : "")
         return placed(number, at: location, in: place, from: below, q: q, penalty: penalty, cost: cost, cap: 100 - cost - 1,
                       type: .interpolated, key: "i\(street):\(n):\(below):\(above)",
-                      notes: notes, how: "house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost)))")
+                      notes: notes, how: "house number \(number.text) interpolated between \(HouseNumber.digits(of: Int(a.number))) and \(HouseNumber.digits(of: Int(b.number)))\(how) (−\(Int(cost.rounded())))")
     }
 
     /// Where the known address `i` stands as seen from number `n`'s side of the street: its own

@@ -99,10 +99,11 @@ extension AddressSearch {
             let x = (lon - origin.lon) * scale.metresPerDegreeX, y = (lat - origin.lat) * scale.metresPerDegreeY
             return (x * east + y * north, -x * north + y * east)
         }
+        let framed = neighbours.mapValues { $0.members.map { metres(points[Int($0)].lon, points[Int($0)].lat) } }
         // The median across of the points nearest `along` (of all of them with none given): a
         // street kilometres long is not quite straight, and the number's block is where it counts.
         func across(_ ordinal: Int, near along: Double? = nil) -> Double? {
-            guard var placed = neighbours[ordinal]?.members.map({ metres(points[Int($0)].lon, points[Int($0)].lat) }) else { return nil }
+            guard var placed = framed[ordinal] else { return nil }
             if let along { placed = Array(placed.sorted { abs($0.along - along) < abs($1.along - along) }.prefix(Self.numberedNearestPoints)) }
             let values = placed.map(\.across).sorted()
             return values.isEmpty ? nil : values[values.count / 2]
@@ -259,16 +260,11 @@ extension AddressSearch {
         return Int(digits)
     }
 
-    /// "12th" for 12, "21st" for 21, "113th" for 113.
-    static func ordinalText(_ n: Int) -> String {
-        let suffix = (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
-        return "\(n)\(suffix)"
-    }
 
     /// A numbered street's name with its number replaced ("18th Ave" → "19th Ave").
     static func renumbered(_ name: String, from m: Int, to n: Int) -> String {
-        let old = ordinalText(m).lowercased()
+        let old = AddressText.ordinal(m).lowercased()
         return name.split(separator: " ", omittingEmptySubsequences: false)
-            .map { $0.lowercased() == old ? ordinalText(n) : String($0) }.joined(separator: " ")
+            .map { $0.lowercased() == old ? AddressText.ordinal(n) : String($0) }.joined(separator: " ")
     }
 }
