@@ -211,7 +211,8 @@ public final class Locator {
         return s
     }
 
-    /// Geocode candidates, best first, located in `outSpatialReference`.
+    /// Geocode candidates, best first, located in `outSpatialReference`. A key that names nothing
+    /// in this index is `not_found`.
     public func geocode(_ request: GeocodeRequest, near nearSR: SpatialReference = .wgs84,
                         outSpatialReference: SpatialReference = .wgs84) throws(LocusError) -> GeocodeResult {
         var r = request
@@ -219,7 +220,9 @@ public final class Locator {
         guard r.minScore.isFinite, (0...100).contains(r.minScore) else { throw LocusError(.invalidArgument, "min score must be 0 … 100") }
         try QueryLimits.check(r.input)
         if let near = r.near { r.near = try lonLat(near, from: nearSR) }
-        var candidates = try searchIndex().geocode(r)
+        guard var candidates = try searchIndex().candidates(for: r) else {
+            throw LocusError(.notFound, "no such key in this index: a key is good for the index whose suggestion or answer gave it, not one rebuilt since")
+        }
         for i in candidates.indices {
             let l = candidates[i].location
             candidates[i].location = try location(GeoPoint(x: l.x, y: l.y), in: outSpatialReference)

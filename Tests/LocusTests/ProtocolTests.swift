@@ -78,6 +78,8 @@ import Testing
         (#"{"id":1,"op":"within","location":{"x":-122.6,"y":45.5},"layer":"nope"}"#, "not_found"),
         (#"{"id":1,"op":"suggest","text":5}"#, "invalid_argument"),
         (#"{"id":1,"op":"geocode","text":"a","key":"b"}"#, "invalid_argument"),
+        (#"{"id":1,"op":"geocode","key":"zzz"}"#, "not_found"),
+        (#"{"id":1,"op":"geocode","key":"a999999999"}"#, "not_found"),
         (#"{"id":1,"op":"geocode","text":"a","max_results":0}"#, "invalid_argument"),
         (#"{"id":1,"op":"geocode","text":"a","explain":"yes"}"#, "invalid_argument"),
     ])

@@ -332,8 +332,18 @@ import Testing
             #expect(again.matchType == c.matchType)
             #expect(abs(again.location.x - c.location.x) < 1e-9 && abs(again.location.y - c.location.y) < 1e-9)
         }
-        #expect(try locator.geocode(GeocodeRequest(.key("x-1:5"))).candidates.isEmpty)
-        #expect(try locator.geocode(GeocodeRequest(.key("nonsense"))).candidates.isEmpty)
+    }
+
+    /// A key that names nothing here (malformed, out of range, another index's) is `not_found`, as
+    /// PROTOCOL.md says, not an empty answer a client cannot tell from an address not found.
+    @Test(arguments: ["x-1:5", "nonsense", "zzz", "a999999999", "s-3", "i0:5:0:999999999", ""])
+    func aKeyThatNamesNothingIsNotFound(_ key: String) throws {
+        #expect(throws: LocusError.self) { try locator.geocode(GeocodeRequest(.key(key))) }
+        do {
+            _ = try locator.geocode(GeocodeRequest(.key(key)))
+        } catch {
+            #expect(error.code == .notFound, "\(key): \(error)")
+        }
     }
 
     @Test func suggestKinds() throws {

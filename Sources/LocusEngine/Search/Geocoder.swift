@@ -61,13 +61,22 @@ extension AddressSearch {
         }
     }
 
-    /// Candidates for a request, best first. Nonsense and places outside the index give none.
+    /// Candidates for a request, best first. Nonsense and places outside the index give none; so
+    /// does a key that names nothing here (`candidates(for:)` tells it apart).
     public func geocode(_ request: GeocodeRequest) -> [GeocodeCandidate] {
+        candidates(for: request) ?? []
+    }
+
+    /// Candidates for a request, best first; nil when it is a key that names nothing in this index
+    /// (another index's, one built before, or no key at all), which the protocol answers
+    /// `not_found` rather than with no candidates: a client holding a stale key must learn it.
+    public func candidates(for request: GeocodeRequest) -> [GeocodeCandidate]? {
         var matches: [ScoredMatch]
         var unit: String?
         switch request.input {
         case .key(let key):
-            matches = lookup(key: key).map { [$0] } ?? []
+            guard let found = lookup(key: key) else { return nil }
+            matches = [found]
         case .text(let text):
             func read(_ text: String) -> (ParsedAddress, [ScoredMatch]) {
                 let parsed = parser.parse(text)
