@@ -95,4 +95,18 @@ import Testing
         // In the Pearl: between the river and NW 16th Ave, north of Burnside.
         #expect((-122.690 ... -122.670).contains(top.location.x) && (45.523 ... 45.540).contains(top.location.y), "\(top.location)")
     }
+
+    /// Two streets' leading directionals that a grid's numbers can make meet: one quarter, or a
+    /// street on the quarters' line ("N" with "NE"), or one without a directional.
+    @Test(arguments: [
+        ("northwest", "northwest", true), ("north", "northeast", true), ("east", "southeast", true), (nil, "southwest", true),
+        ("northwest", "northeast", false), ("southwest", "southeast", false), ("north", "south", false), ("east", "west", false),
+        ("southwest", "northwest", false),
+    ] as [(String?, String?, Bool)])
+    func numberedCrossingsMeetInOneQuarter(_ a: String?, _ b: String?, _ meet: Bool) {
+        var x = StreetNameParts(tokens: ["madison", "street"]), y = StreetNameParts(tokens: ["6th", "avenue"])
+        (x.predirectional, y.predirectional) = (a, b)
+        #expect(AddressSearch.sameQuarter(x, y) == meet)
+        #expect(AddressSearch.sameQuarter(y, x) == meet)
+    }
 }

@@ -104,6 +104,9 @@ public final class AddressSearch: Sendable {
     let numberedStreetTable = OnFirstUse<[StreetNameParts: [(ordinal: Int, street: Int32)]]>()
     /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
     let gridTrust = Mutex<[Int32: Bool]>([:])
+    /// Whether each city's streets number their blocks by the numbered streets they cross
+    /// (`ordinalCrossingsHold`), as each is first asked.
+    let ordinalTrust = Mutex<[Int32: Bool]>([:])
     private let layers: [BoundaryLayer]
     /// The dataset's local names for streets (from the index) and any the user added.
     let synonyms: StreetSynonyms

@@ -1492,6 +1492,21 @@ extension AddressSearch {
             out.append(crossingMatch(sa, sb, at: far.location, town: far.a, cost: cost,
                                      how: "where the streets' lines meet, \(Int(far.metres.rounded())) m beyond their addresses (−\(Int(cost.rounded())))",
                                      scale: s, penalty: penalty, notes: notes, q, key: out.isEmpty ? "x\(sa):\(sb)" : "x\(sa):\(sb)@\(far.a)"))
+            towns.insert(town)
+        }
+        // Towns where neither way found them: where the named street's numbers say it meets the
+        // numbered one (`numberedCrossings`).
+        let numberedOne: (named: Int32, numbered: Int32, ordinal: Int)? =
+            switch (Self.ordinal(streets[Int(sa)].parts.core), Self.ordinal(streets[Int(sb)].parts.core)) {
+            case (nil, let n?): (sa, sb, n)
+            case (let n?, nil): (sb, sa, n)
+            default: nil
+            }
+        if let p = numberedOne {
+            for c in numberedCrossings(p.named, p.numbered, ordinal: p.ordinal, skipping: towns, limit: Self.crossingsPerPair - out.count) {
+                out.append(crossingMatch(sa, sb, at: c.location, town: c.anchor, cost: c.cost, how: c.how, scale: s, penalty: penalty,
+                                         notes: notes, q, key: out.isEmpty ? "x\(sa):\(sb)" : "x\(sa):\(sb)@\(c.anchor)"))
+            }
         }
         return out
     }
