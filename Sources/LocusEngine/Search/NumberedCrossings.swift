@@ -63,9 +63,17 @@ extension AddressSearch {
             let at = placed.location
             let s = LocalMetricScale(latitude: at.y)
             func metres(_ i: Int32) -> (x: Double, y: Double) {
-                let p = points[Int(i)]
-                return ((p.lon - at.x) * s.metresPerDegreeX, (p.lat - at.y) * s.metresPerDegreeY)
+                ((points.lon(Int(i)) - at.x) * s.metresPerDegreeX, (points.lat(Int(i)) - at.y) * s.metresPerDegreeY)
             }
+            let anchor = run.min { a, b in
+                let va = metres(a), vb = metres(b)
+                return va.x * va.x + va.y * va.y < vb.x * vb.x + vb.y * vb.y
+            } ?? run[run.startIndex]
+            // Near the street's own points: the city's grid puts a number where the parallel
+            // streets have it, kilometres from a short street's houses (NE Russell Ct's 2700
+            // block, 6 km from them, "met" NE 27th Ave).
+            let own = metres(anchor)
+            guard own.x * own.x + own.y * own.y <= Self.numberedCrossingOwnReach * Self.numberedCrossingOwnReach else { continue }
             // The numbered street's points in the town near the place: its line must pass by it (a
             // town whose numbers keep the rule may still have a street of the name elsewhere, or
             // one the named street never meets).
@@ -77,15 +85,6 @@ extension AddressSearch {
                 }
             }
             near.sort { $0.d < $1.d }
-            let anchor = run.min { a, b in
-                let va = metres(a), vb = metres(b)
-                return va.x * va.x + va.y * va.y < vb.x * vb.x + vb.y * vb.y
-            } ?? run[run.startIndex]
-            // Near the street's own points: the city's grid puts a number where the parallel
-            // streets have it, kilometres from a short street's houses (NE Russell Ct's 2700
-            // block, 6 km from them, "met" NE 27th Ave).
-            let own = metres(anchor)
-            guard own.x * own.x + own.y * own.y <= Self.numberedCrossingOwnReach * Self.numberedCrossingOwnReach else { continue }
             // With nothing of the numbered street to check it by, no crossing: streets that run
             // along the numbered ones, or far from them, have numbers of the block too (NW
             // Macleay Blvd's 600 block is in the hills, 3 km from NW 6th Ave), and of 3,000
