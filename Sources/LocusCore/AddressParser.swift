@@ -55,6 +55,10 @@ public struct ParsedAddress: Hashable, Sendable {
     public var state: String?
     public var postcode: String?
     public var postcodeExtension: String?
+    /// The last number of a block the query names instead of one house ("3900 block of SE
+    /// Hawthorne Blvd", "39XX SE Hawthorne Blvd": 3999; "2400-3100 block of …": 3199), `number`
+    /// being its first. Nil for a house.
+    public var blockEnd: Int?
 
     public init() {}
 
@@ -118,6 +122,9 @@ public struct AddressParser: Sendable {
         }
         var tokens = AddressText.tokens(text).map(Self.zeroForLetterO)
         Self.peelPostOfficeBox(&tokens, into: &result)
+        // Read before the region is peeled (which counts words from the text's commas), taken
+        // where the house number is.
+        let block = Self.block(at: tokens)
 
         // An intersection: split on "&", "@", "and", "at" between two non-empty parts.
         if let i = tokens.firstIndex(where: Self.crossingWords.contains), i > 0, i < tokens.count - 1 {
@@ -176,7 +183,11 @@ public struct AddressParser: Sendable {
 
         // The house number: first, or after a leading city, or (swapped order) a five-digit number
         // that is no known ZIP, or last.
-        if let n = houseNumber(&tokens, at: 0) {
+        if let block, block.words < tokens.count {
+            tokens.removeFirst(block.words)
+            result.number = HouseNumber(value: block.first)
+            result.blockEnd = block.last
+        } else if let n = houseNumber(&tokens, at: 0) {
             result.number = n
         } else if let k = tokens.firstIndex(where: { AddressText.isNumber($0) || leadingDigits($0) != nil }), k > 0,
                   result.city == nil, cityKeys.contains(tokens[..<k].joined(separator: " ")) {
@@ -200,6 +211,45 @@ public struct AddressParser: Sendable {
         tokens.removeAll { $0 == "&" || $0 == "@" || $0 == "#" }
         result.street = AddressText.streetTokens(tokens)
         return result
+    }
+
+    /// Words that follow a number to say it is a block's ("3900 block of", "3900 blk").
+    static let blockWords: Set<String> = ["block", "blk"]
+
+    /// A block of numbers where a house number would stand, as police, permit and complaint
+    /// records publish places (a block, not a house): "3900 block of SE Hawthorne Blvd", "3900
+    /// BLK SE HAWTHORNE BLVD", "the 2400-3100 block of San Bruno Ave", and with the last two
+    /// digits masked, "39XX SE Hawthorne Blvd" or zero-padded "039XX S Halsted St" (the padding is
+    /// no Portland-style leading zero). Read as "39 XX", unit XX of number 39, it was placed
+    /// 3.9 km from its block. Without "of", the words after must be more than a street type:
+    /// "100 Block Rd" is a house on Block Road.
+    static func block(at tokens: [String]) -> (first: Int, last: Int, words: Int)? {
+        var start = 0
+        if tokens.first == "the" { start = 1 }
+        guard start < tokens.count else { return nil }
+        let head = tokens[start]
+        let first: Int, last: Int, masked: Bool
+        if head.count >= 3, head.count <= 7, head.hasSuffix("xx"), head.dropLast(2).allSatisfy({ $0.isASCII && $0.isNumber }),
+           let hundreds = Int(head.dropLast(2)) {
+            // "39xx", "039xx".
+            (first, last, masked) = (hundreds * 100, hundreds * 100 + 99, true)
+        } else {
+            // "3900", "2400-3100".
+            let ends = head.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard ends.count <= 2, let low = ends.first.flatMap({ HouseNumber.value(ofDigits: $0) }), low >= 0,
+                  let high = ends.count == 2 ? HouseNumber.value(ofDigits: ends[1]) : low, high >= low else { return nil }
+            (first, last, masked) = (low - low % 100, high - high % 100 + 99, false)
+        }
+        // The word "block" after the number (needed unless the digits are masked), then "of".
+        var i = start + 1
+        let named = i < tokens.count && blockWords.contains(tokens[i])
+        if named { i += 1 }
+        let of = i < tokens.count && tokens[i] == "of"
+        if of { i += 1 }
+        let rest = tokens[i...]
+        guard masked || named, last - first < 100_000, let street = rest.first,
+              of || rest.count >= 2 || !StreetNameParts.types.contains(street) else { return nil }
+        return (first, last, i)
     }
 
     private func leadingDigits(_ token: String) -> (Int, String)? {

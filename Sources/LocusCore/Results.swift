@@ -60,6 +60,9 @@ public enum MatchType: String, Sendable, Codable {
     /// Placed beyond the last address point of its street (or of a long gap in them), a bounded
     /// distance along the street's line at the rate its numbers run there.
     case extrapolated
+    /// The middle of a block of numbers the query named rather than a house ("3900 block of SE
+    /// Hawthorne Blvd", "39XX SE Hawthorne Blvd"): where its middle number is placed.
+    case block
     case street
     case intersection
     case postcode

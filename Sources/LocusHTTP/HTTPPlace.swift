@@ -51,7 +51,7 @@ enum HTTPPlace {
     /// does not contain.
     static func neighbourhood(_ type: MatchType, at point: GeoPoint, _ s: HTTPEngine.Session) -> String? {
         switch type {
-        case .pointAddress, .interpolated, .extrapolated, .street, .intersection, .neighbourhood: s.neighbourhood(at: point)
+        case .pointAddress, .interpolated, .extrapolated, .block, .street, .intersection, .neighbourhood: s.neighbourhood(at: point)
         case .postcode, .locality: nil
         }
     }
@@ -60,7 +60,7 @@ enum HTTPPlace {
     static func isHouse(_ type: MatchType) -> Bool {
         switch type {
         case .pointAddress, .interpolated, .extrapolated: true
-        case .street, .intersection, .postcode, .neighbourhood, .locality: false
+        case .block, .street, .intersection, .postcode, .neighbourhood, .locality: false
         }
     }
 }

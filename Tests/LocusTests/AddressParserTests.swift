@@ -19,6 +19,31 @@ import Testing
         #expect(p.crossStreet?.joined(separator: " ") == c.cross, "cross street")
     }
 
+    /// A block of numbers as public-safety and permit records write it: its first and last number
+    /// and the street after. Not a block: a house on a street named Block, a bare "3900 of".
+    @Test(arguments: [
+        ("3900 block of SE Hawthorne Blvd", 3900, 3999, "southeast hawthorne boulevard", nil),
+        ("3900 BLK SE HAWTHORNE BLVD, Portland, OR 97211", 3900, 3999, "southeast hawthorne boulevard", "portland"),
+        ("the 3900 block of SE Hawthorne", 3900, 3999, "southeast hawthorne", nil),
+        ("39XX SE Hawthorne Blvd", 3900, 3999, "southeast hawthorne boulevard", nil),
+        ("039XX S HALSTED ST", 3900, 3999, "south halsted street", nil),
+        ("3925 block of SE Hawthorne Blvd", 3900, 3999, "southeast hawthorne boulevard", nil),
+        ("2400-3100 Block of San Bruno Ave", 2400, 3199, "san bruno avenue", nil),
+        ("0 block of Market St", 0, 99, "market street", nil),
+    ] as [(String, Int, Int, String, String?)])
+    func readsABlockOfNumbers(_ text: String, _ first: Int, _ last: Int, _ street: String, _ city: String?) {
+        let p = Self.parser.parse(text)
+        #expect(p.number?.value == first)
+        #expect(p.blockEnd == last)
+        #expect(p.street.joined(separator: " ") == street)
+        #expect(p.city?.joined(separator: " ") == city)
+    }
+
+    @Test(arguments: ["100 Block Rd", "3900 of SE Hawthorne Blvd", "3900 SE Hawthorne Blvd", "12 Blk St", "0100 block of SW Gaines St"])
+    func aHouseIsNoBlock(_ text: String) {
+        #expect(Self.parser.parse(text).blockEnd == nil)
+    }
+
     /// A number with a leading zero is written back with it, and its hundreds (blocks) count away
     /// from the zero line on its own side.
     @Test(arguments: [("0104", -104, -2), ("104", 104, 1), ("045", -45, -1), ("45", 45, 0), ("0100", -100, -2),

@@ -336,7 +336,9 @@ import Testing
 
     /// A key that names nothing here (malformed, out of range, another index's) is `not_found`, as
     /// PROTOCOL.md says, not an empty answer a client cannot tell from an address not found.
-    @Test(arguments: ["x-1:5", "nonsense", "zzz", "a999999999", "s-3", "i0:5:0:999999999", ""])
+    @Test(arguments: ["x-1:5", "nonsense", "zzz", "a999999999", "s-3", "i0:5:0:999999999", "",
+                      // a block's key whose house is not its middle number, nested, malformed
+                      "m3900:3999:a1", "m3900:3999:m3900:3999:a1", "m1:0:a1", "m-1:99:a1", "m3900:3999:", "mm"])
     func aKeyThatNamesNothingIsNotFound(_ key: String) throws {
         #expect(throws: LocusError.self) { try locator.geocode(GeocodeRequest(.key(key))) }
         do {
@@ -344,6 +346,24 @@ import Testing
         } catch {
             #expect(error.code == .notFound, "\(key): \(error)")
         }
+    }
+
+    /// "3900 block of SE Hawthorne Blvd", as police and permit records give places: the block,
+    /// between SE Cesar E Chavez Blvd (39th) and SE 40th Ave, answered as the block. "39XX" was read
+    /// as house 39, unit XX, and placed 3.9 km west.
+    @Test(arguments: ["3900 block of SE Hawthorne Blvd", "39XX SE HAWTHORNE BLVD", "3900 BLK SE HAWTHORNE BLVD, Portland, OR",
+                      "the 3900 block of SE Hawthorne"])
+    func aBlockOfNumbersIsTheBlock(_ text: String) throws {
+        let c = try #require(try top(text))
+        #expect(c.matchType == .block)
+        #expect(c.address == "3900 block of SE Hawthorne Blvd, Portland, OR 97214")
+        #expect(c.components.number.isEmpty)
+        let west = try #require(try top("SE Hawthorne Blvd & SE Cesar E Chavez Blvd")).location
+        let east = try #require(try top("SE Hawthorne Blvd & SE 40th Ave")).location
+        #expect(c.location.x > west.x && c.location.x < east.x, "\(c.location) between \(west) and \(east)")
+        #expect(abs(c.location.y - (west.y + east.y) / 2) < 0.001, "within ~110 m of the street")
+        let again = try #require(try locator.geocode(GeocodeRequest(.key(c.key))).candidates.first)
+        #expect(again.address == c.address && again.location == c.location && again.matchType == .block)
     }
 
     @Test func suggestKinds() throws {

@@ -53,11 +53,12 @@ extension AddressSearch {
         case .pointAddress: 0
         case .interpolated: 1
         case .extrapolated: 2
-        case .intersection: 3
-        case .street: 4
-        case .postcode: 5
-        case .neighbourhood: 6
-        case .locality: 7
+        case .block: 3
+        case .intersection: 4
+        case .street: 5
+        case .postcode: 6
+        case .neighbourhood: 7
+        case .locality: 8
         }
     }
 
@@ -309,12 +310,38 @@ extension AddressSearch {
                   parts[2] >= 0, Int(parts[2]) < addresses.count else { return nil }
             return placedInBlock(HouseNumber(value: Int(parts[1])), at: parts[2], street: parts[0], q: ParsedAddress(), penalty: 0,
                                  notes: [])
+        case "m":
+            // first:last:key — a block of numbers, the key its middle number's placement.
+            let parts = rest.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let first = Int(parts[0]), let last = Int(parts[1]), first >= 0, last >= first,
+                  last - first < 100_000, last <= 999_999_999, parts[2].first != "m",
+                  let house = lookup(key: String(parts[2])),
+                  HouseNumber(parsing: house.components.number)?.value == Self.middle(ofBlock: first, last) else { return nil }
+            return asBlock(house, first, last)
         case "n":
             guard let i = Int(rest), i >= 0, i < neighbourhoods.count else { return nil }
             return neighbourhoodMatch(i, score: 100, notes: ["the suggested area"])
         default:
             return nil
         }
+    }
+
+    /// The number a block of numbers is placed by: its middle ("3900 block": 3950).
+    static func middle(ofBlock first: Int, _ last: Int) -> Int { first + (last - first + 1) / 2 }
+
+    /// A house placed for a block's middle number, answered as the block ("3900 block of SE
+    /// Hawthorne Blvd, Portland, OR 97214", no house number); nil for an answer that placed no
+    /// number (the street alone stays the street).
+    func asBlock(_ house: ScoredMatch, _ first: Int, _ last: Int) -> ScoredMatch? {
+        guard house.matchType == .pointAddress || house.matchType == .interpolated || house.matchType == .extrapolated else { return nil }
+        var m = house
+        let blocks = last - first < 100 ? "\(first)" : "\(first)-\(last - last % 100)"
+        m.matchType = .block
+        m.key = "m\(first):\(last):\(house.key)"
+        m.components.number = ""
+        m.label = "\(blocks) block of \(m.components.formatted)"
+        m.notes.append("the \(blocks) block, where its middle number is (\(house.matchType.rawValue))")
+        return m
     }
 
     func addressMatch(_ i: Int32, score: Double, type: MatchType, notes: [String]) -> ScoredMatch {
@@ -424,6 +451,12 @@ extension AddressSearch {
     // MARK: Free text
 
     func geocode(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
+        if let last = q.blockEnd, let first = q.number?.value, q.crossStreet == nil {
+            var house = q
+            house.blockEnd = nil
+            house.number = HouseNumber(value: Self.middle(ofBlock: first, last))
+            return geocode(house, rawText: rawText).map { asBlock($0, first, last) ?? $0 }
+        }
         var q = q
         if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
         if let cross = q.crossStreet {

@@ -91,7 +91,7 @@ struct EsriGeocodeServer: Sendable {
     static func categories(of type: MatchType) -> Set<String> {
         switch type {
         case .pointAddress: ["address", "point address"]
-        case .interpolated, .extrapolated: ["address", "street address"]
+        case .interpolated, .extrapolated, .block: ["address", "street address"]
         case .street: ["address", "street name"]
         case .intersection: ["address", "intersection"]
         case .postcode: ["postal", "primary postal"]
@@ -116,6 +116,7 @@ struct EsriGeocodeServer: Sendable {
         case .pointAddress: "PointAddress"
         case .interpolated: "StreetAddress"
         case .extrapolated: "StreetAddressExt"
+        case .block: "StreetMidBlock"
         case .street: "StreetName"
         case .intersection: "StreetInt"
         case .postcode: "Postal"
@@ -244,6 +245,7 @@ struct EsriGeocodeServer: Sendable {
     static func extentRadius(_ type: MatchType) -> Double {
         switch type {
         case .pointAddress, .interpolated, .extrapolated, .intersection: 50
+        case .block: 100
         case .street: 500
         case .postcode, .neighbourhood: 2_000
         case .locality: 10_000

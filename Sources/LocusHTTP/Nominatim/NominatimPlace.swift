@@ -60,7 +60,7 @@ struct NominatimPlace: Sendable {
         case .pointAddress, .interpolated, .extrapolated:
             (osmType, osmKey, osmValue, placeRank, addressType, geocodeJSONType, extent) = ("node", "place", "house", 30, "place", "house", 0.00005)
             name = ""
-        case .street, .intersection:
+        case .block, .street, .intersection:
             (osmType, osmKey, osmValue, placeRank, addressType, geocodeJSONType, extent) = ("way", "highway", "road", 26, "road", "street", 0.005)
             name = road
         case .postcode:

@@ -145,7 +145,7 @@ struct PeliasAnswers: Sendable {
     static func layer(_ type: MatchType) -> String {
         switch type {
         case .pointAddress, .interpolated, .extrapolated: "address"
-        case .street, .intersection: "street"
+        case .block, .street, .intersection: "street"
         case .postcode: "postalcode"
         case .neighbourhood: "neighbourhood"
         case .locality: "locality"
@@ -179,6 +179,8 @@ struct PeliasAnswers: Sendable {
         switch type {
         case .pointAddress, .interpolated, .extrapolated: name = house
         case .street, .intersection: name = c.street
+        // "3900 block of SE Hawthorne Blvd": the answer's text before the town.
+        case .block: name = String(address.prefix { $0 != "," })
         case .postcode: name = c.postcode
         // The engine's neighbourhood answers carry no street or number: their polygon names them.
         case .neighbourhood: name = neighbourhood ?? ""
