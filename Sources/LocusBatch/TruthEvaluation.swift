@@ -29,6 +29,17 @@ public struct AddressKey: Hashable, Sendable {
         self.init(number: n, streetTokens: parsed.street)
     }
 
+    /// The key of a parsed address among the index's: with the digits after its number's hyphen
+    /// where the index has such a number (Queens's "37-13"), else without (a range, "5331-5337",
+    /// is its first number's).
+    static func of(_ parsed: ParsedAddress, among keys: [AddressKey: [Int32]]) -> AddressKey? {
+        guard let plain = AddressKey(parsed) else { return nil }
+        guard let tail = parsed.numberTail, var n = parsed.number, n.suffix.isEmpty else { return plain }
+        n.suffix = "-" + tail
+        let hyphenated = AddressKey(number: n, streetTokens: parsed.street)
+        return keys[hyphenated] != nil ? hyphenated : plain
+    }
+
     /// The key of a number on a street named as the publisher spelled it ("Northeast 34th Avenue").
     public init?(number: String, publishedStreet: String) {
         guard let n = HouseNumber(parsing: number) else { return nil }
@@ -229,7 +240,7 @@ public enum TruthEvaluation {
         v.position = position
         guard !row.text.isEmpty else { return v }
         let parsed = context.parser.parse(row.text)
-        v.key = AddressKey(parsed)
+        v.key = AddressKey.of(parsed, among: context.keys)
         var truePoint: (index: Int, metres: Double)?
         if let key = v.key, let points = context.keys[key] {
             for p in points {
@@ -318,7 +329,7 @@ public enum TruthEvaluation {
         verdict.matchType = top.matchType
         verdict.score = top.score
         verdict.metres = metres
-        if let key = AddressKey(parsed) {
+        if let key = AddressKey.of(parsed, among: context.keys) {
             verdict.rightAddress = AddressKey(number: top.components.number, publishedStreet: top.components.streetFull) == key
         }
         if metres <= context.options.distance { return verdict }

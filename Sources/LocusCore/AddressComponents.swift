@@ -88,8 +88,10 @@ public struct HouseNumber: Hashable, Sendable, Comparable {
         value >= 0 ? value / 100 : -1 - (-value) / 100
     }
 
-    /// "7212", "7212 A", "12 1/2", "0104", written as an address would print it.
-    public var text: String { suffix.isEmpty ? Self.digits(of: value) : "\(Self.digits(of: value)) \(suffix)" }
+    /// "7212", "7212 A", "12 1/2", "0104", "37-13", written as an address would print it.
+    public var text: String {
+        suffix.isEmpty ? Self.digits(of: value) : suffix.hasPrefix("-") ? Self.digits(of: value) + suffix : "\(Self.digits(of: value)) \(suffix)"
+    }
 
     public static func < (a: HouseNumber, b: HouseNumber) -> Bool {
         (a.value, a.suffix) < (b.value, b.suffix)
@@ -106,7 +108,11 @@ extension StringProtocol {
 }
 
 extension String {
+    /// "-A" → "A" ("816-A" is 816 A); "-13" stays: Queens's "37-13" is one house number, and a
+    /// published range ("1002-1004") prints with its hyphen.
     fileprivate func replacingHyphenPrefix() -> String {
-        hasPrefix("-") ? String(dropFirst()).trimmingWhitespace() : self
+        guard hasPrefix("-") else { return self }
+        let rest = String(dropFirst()).trimmingWhitespace()
+        return !rest.isEmpty && rest.allSatisfy({ $0.isASCII && $0.isNumber }) ? "-" + rest : rest
     }
 }

@@ -59,6 +59,10 @@ public struct ParsedAddress: Hashable, Sendable {
     /// Hawthorne Blvd", "39XX SE Hawthorne Blvd": 3999; "2400-3100 block of …": 3199), `number`
     /// being its first. Nil for a house.
     public var blockEnd: Int?
+    /// The digits after a hyphen in the house number ("13" of "37-13"): the end of a range
+    /// ("5331-5337", matched by its first number) or, where the index has such numbers, part of
+    /// the number (Queens's "37-13 74th St").
+    public var numberTail: String?
 
     public init() {}
 
@@ -187,8 +191,12 @@ public struct AddressParser: Sendable {
             tokens.removeFirst(block.words)
             result.number = HouseNumber(value: block.first)
             result.blockEnd = block.last
-        } else if let n = houseNumber(&tokens, at: 0) {
+        } else if let head = tokens.first, let n = houseNumber(&tokens, at: 0) {
             result.number = n
+            if let dash = head.firstIndex(of: "-"), case let tail = head[head.index(after: dash)...],
+               !tail.isEmpty, tail.count <= 9, tail.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                result.numberTail = String(tail)
+            }
         } else if let k = tokens.firstIndex(where: { AddressText.isNumber($0) || leadingDigits($0) != nil }), k > 0,
                   result.city == nil, cityKeys.contains(tokens[..<k].joined(separator: " ")) {
             result.city = Array(tokens[..<k])
@@ -270,7 +278,7 @@ public struct AddressParser: Sendable {
         if t.count <= 8, let v = HouseNumber.value(ofDigits: t) {
             number = HouseNumber(value: v)
         } else if let dash = t.firstIndex(of: "-"), let v = HouseNumber.value(ofDigits: t[..<dash]) {
-            number = HouseNumber(value: v)  // a range "12-14": its first number
+            number = HouseNumber(value: v)  // a range "12-14": its first number (see `numberTail`)
         } else if let (v, suffix) = leadingDigits(t) {
             number = HouseNumber(value: v, suffix: suffix)
         }

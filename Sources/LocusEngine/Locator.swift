@@ -30,8 +30,10 @@ public struct WithinRequest: Sendable {
     public var location: GeoPoint
     /// The spatial reference `location` is in. Default WGS 84.
     public var spatialReference: SpatialReference = .wgs84
-    /// The polygon layer to search. Default "neighborhoods".
-    public var layer: String = "neighborhoods"
+    /// The polygon layer to search. Default "neighborhoods", or an index's one layer of another
+    /// name (New York's "nta").
+    public var layer: String = WithinRequest.defaultLayer
+    public static let defaultLayer = "neighborhoods"
     /// When no polygon covers the point, return the nearest within this many metres. Default: off.
     public var nearestWithin: Double? = nil
 
@@ -241,7 +243,8 @@ public final class Locator {
     /// Every polygon of the layer covering the point, smallest first; with `nearestWithin`, the
     /// nearest polygon when none covers it.
     public func within(_ request: WithinRequest) throws(LocusError) -> WithinResult {
-        guard let layer = index.layers[request.layer] else {
+        let only = request.layer == WithinRequest.defaultLayer && index.layers.count == 1 ? index.layers.values.first : nil
+        guard let layer = index.layers[request.layer] ?? only else {
             let known = index.layers.keys.sorted().joined(separator: ", ")
             throw LocusError(.notFound, "no layer named \"\(request.layer)\" (this index has: \(known.isEmpty ? "none" : known))")
         }

@@ -24,7 +24,9 @@ struct AddressColumnOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Y / latitude column. Default: lat, latitude, y …", valueName: "name")) var yColumn: String?
     @Option(help: ArgumentHelp("Column with the point as WKT (\"POINT (x y)\") or \"(lat, lon)\". Default: found by name (the_geom, geometry, location …) when there are no x/y columns.", valueName: "name")) var pointColumn: String?
     @Option(help: ArgumentHelp("Spatial reference of the address x/y.", valueName: "wkid")) var addressWkid: Int = 4326
-    @Option(help: ArgumentHelp("CSV field delimiter (one character; \\t for tab).", valueName: "char")) var delimiter: String = ","
+    @Option(help: ArgumentHelp("CSV field delimiter (one character; \\t for tab). Default a comma, or what a header without commas is separated by (; tab |).", valueName: "char")) var delimiter: String = ","
+    @Option(help: ArgumentHelp("City of every address the file gives none (no city column, or an empty one).", valueName: "name")) var defaultCity: String?
+    @Option(help: ArgumentHelp("State (USPS code) of every address the file gives none.", valueName: "code")) var defaultState: String?
 
     var columns: AddressColumns {
         var c = AddressColumns()
@@ -39,11 +41,14 @@ struct AddressColumnOptions: ParsableArguments {
         c.point = pointColumn
         c.wkid = addressWkid
         c.delimiter = delimiter == "\\t" ? "\t" : delimiter
+        c.defaultCity = defaultCity
+        c.defaultState = defaultState
         return c
     }
 
     var isCustomised: Bool {
-        [numberColumn, streetColumn, addressColumn, cityColumn, stateColumn, postcodeColumn, xColumn, yColumn, pointColumn].contains { $0 != nil }
+        [numberColumn, streetColumn, addressColumn, cityColumn, stateColumn, postcodeColumn, xColumn, yColumn, pointColumn,
+         defaultCity, defaultState].contains { $0 != nil }
             || addressWkid != 4326 || delimiter != ","
     }
 
@@ -52,6 +57,9 @@ struct AddressColumnOptions: ParsableArguments {
             throw ValidationError("--delimiter must be one character")
         }
         guard addressWkid > 0 else { throw ValidationError("--address-wkid must be a positive wkid") }
+        if let defaultState, defaultState.count != 2 || !defaultState.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            throw ValidationError("--default-state must be a two-letter USPS code, got \"\(defaultState)\"")
+        }
     }
 }
 
@@ -193,6 +201,10 @@ extension Locus.Index {
                 if config.addresses != nil {
                     let rejected = report.addressRows - report.addresses
                     Output.note("addresses: \(report.addresses) indexed of \(report.addressRows) rows, \(rejected) rejected")
+                    let parts = ["number", "street", "address", "city", "state", "postcode", "x", "y", "point"]
+                    Output.note("  columns: " + parts.compactMap { p in report.addressColumns[p].map { "\(p) = \($0)" } }.joined(separator: ", ")
+                        + [config.addressColumns.defaultCity.map { "city otherwise \($0)" }, config.addressColumns.defaultState.map { "state otherwise \($0)" }]
+                            .compactMap { $0 }.map { ", " + $0 }.joined())
                     for (reason, n) in report.rejectedAddresses.sorted(by: { $0.value > $1.value }) {
                         Output.note("  \(n) × \(reason)")
                     }

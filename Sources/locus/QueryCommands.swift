@@ -14,8 +14,8 @@ extension Locus {
         )
 
         @OptionGroup var coordinates: Coordinates
-        @Option(name: .long, help: ArgumentHelp("Polygon layer to search.", valueName: "name"))
-        var layer: String = "neighborhoods"
+        @Option(name: .long, help: ArgumentHelp("Polygon layer to search (of an index with one layer, by default that one).", valueName: "name"))
+        var layer: String = WithinRequest.defaultLayer
         @Option(name: .long, help: ArgumentHelp("When no polygon covers the point, return the nearest within this many metres.", valueName: "metres"))
         var nearestWithin: Double?
         @OptionGroup var query: QueryOptions

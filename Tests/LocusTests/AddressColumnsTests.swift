@@ -42,6 +42,92 @@ import Testing
         #expect(try Self.top(locator, "300 Lincoln Ave NE")?.address == "300 Lincoln Ave NE, Springfield, IL 62702")
     }
 
+    /// Other cities' exports, as their portals publish them: San Francisco's headers with spaces
+    /// ("Address Number", "Street Name", "ZIP Code", no city or state column), Denver's
+    /// PREDIRECTIONAL / POSTTYPE (E and W Colfax Ave were one street), Chicago's ADDRNO /
+    /// STNAMECOM / PLACENAME (the street was its name alone, "Lawrence"), Seattle's POSTALCTYNAME.
+    @Test func otherCitiesColumnsAreFound() throws {
+        let (sf, sfReport) = try Self.build("""
+            EAS BaseID,Address,Address Number,Address Number Suffix,Street Name,Street Type,ZIP Code,Longitude,Latitude
+            1,2410 MISSION ST,2410,,MISSION,ST,94110,-122.4188,37.7590
+            2,2412 MISSION ST,2412,,MISSION,ST,94110,-122.4188,37.7589
+
+            """)
+        #expect(sfReport.addressColumns["number"] == "Address Number + Address Number Suffix")
+        #expect(sfReport.addressColumns["street"] == "Street Name + Street Type" && sfReport.addressColumns["postcode"] == "ZIP Code")
+        // A city and state the file does not give are unknown, not other ones (it scored 50: no candidate).
+        let mission = try #require(try Self.top(sf, "2410 Mission St, San Francisco, CA 94110"))
+        #expect(mission.address == "2410 Mission St, 94110" && mission.score == 100)
+        let (denver, _) = try Self.build("""
+            ADDRESS_ID,ADDRESS_NUMBER,PREDIRECTIONAL,STREET_NAME,POSTTYPE,POSTDIRECTIONAL,CITY,STATE,ZIP_CODE,LONGITUDE,LATITUDE
+            1,150,E,COLFAX,AVE,,Denver,CO,80203,-104.9860,39.7401
+            2,150,W,COLFAX,AVE,,Denver,CO,80204,-104.9890,39.7401
+
+            """)
+        let east = try #require(try Self.top(denver, "150 E Colfax Ave"))
+        #expect(east.address == "150 E Colfax Ave, Denver, CO 80203" && east.location.x == -104.9860)
+        let (chicago, _) = try Self.build("""
+            OBJECTID,ADDRNOPRE,ADDRNO,ADDRNOSUF,ADDRNOCOM,STNAMEPRD,STNAME,STNAMEPOT,STNAMECOM,PLACENAME,ZIP5,LATITUDE,LONGITUDE
+            1,,1510,,1510,W,LAWRENCE,AVE,W LAWRENCE AVE,Chicago,60640,41.9688,-87.6677
+
+            """)
+        #expect(try Self.top(chicago, "1510 W Lawrence Ave")?.address == "1510 W Lawrence Ave, Chicago, 60640")
+        let (seattle, _) = try Self.build("""
+            OBJECTID,ADDR_PD,ADDR_SN,ADDR_ST,ADDR_SD,ADDR_NUM,FULLNAME,ZIP5,CTYNAME,POSTALCTYNAME,LAT,LON
+            1,,WALLINGFORD,AVE,N,4510,WALLINGFORD AVE N,98103,SEATTLE,SEATTLE,47.6620,-122.3359
+
+            """)
+        #expect(try Self.top(seattle, "4510 Wallingford Ave N, Seattle, WA 98103")?.address == "4510 Wallingford Ave N, Seattle, 98103")
+    }
+
+    /// The city and state of every row the file gives none, as the build is told them.
+    @Test func aCityAndStateForTheWholeFile() throws {
+        var columns = AddressColumns()
+        columns.defaultCity = "San Francisco"
+        columns.defaultState = "CA"
+        let (sf, _) = try Self.build("""
+            Address Number,Street Name,Street Type,ZIP Code,Longitude,Latitude
+            2410,MISSION,ST,94110,-122.4188,37.7590
+
+            """, columns: columns)
+        #expect(try Self.top(sf, "2410 Mission St")?.address == "2410 Mission St, San Francisco, CA 94110")
+        #expect(try Self.top(sf, "2410 Mission St, Oakland, CA")?.score == 90)
+    }
+
+    /// A semicolon- or tab-separated export, the delimiter not given: read with its own (it failed,
+    /// "no number column", listing one long column).
+    @Test(arguments: [";", "\t", "|"])
+    func aFileSeparatedOtherwiseIsRead(_ delimiter: String) throws {
+        let rows = [["Add_Number", "St_PreDir", "St_Name", "St_PosTyp", "Post_Comm", "State", "Long", "Lat"],
+                    ["12", "N", "MAIN", "ST", "SPRINGFIELD", "IL", "-89.65", "39.80"]]
+        let (locator, report) = try Self.build(rows.map { $0.joined(separator: delimiter) }.joined(separator: "\n") + "\n")
+        #expect(report.addresses == 1)
+        #expect(try Self.top(locator, "12 N Main St")?.address == "12 N Main St, Springfield, IL")
+    }
+
+    /// Queens numbers ("37-13 74th St": house 13 of the 37th block) are numbers of their own,
+    /// printed with the hyphen and found exactly; a range ("1002-1004", Boston's) prints so too.
+    /// Both were "37 13": "37-13" found 37-37 at 96, and was a house of another number.
+    @Test func aHyphenatedNumberIsOneNumber() throws {
+        let (locator, _) = try Self.build("""
+            H_NO,FULL_STREE,ZIPCODE,lon,lat
+            37-13,74 ST,11372,-73.8922,40.7515
+            37-37,74 ST,11372,-73.8922,40.7525
+            1002-1004,DORCHESTER AVE,02127,-71.0570,42.3330
+
+            """)
+        let exact = try #require(try Self.top(locator, "37-13 74 St"))
+        #expect(exact.address == "37-13 74 St, 11372" && exact.score == 100 && exact.components.number == "37-13")
+        #expect(try Self.top(locator, "37-37 74 St")?.location.y == 40.7525)
+        #expect(try Self.top(locator, "1002 Dorchester Ave")?.address == "1002-1004 Dorchester Ave, 02127")
+    }
+
+    /// A dataset definition's columns may leave out what has a default (the wkid, the delimiter).
+    @Test func columnsOfADefinitionTakeTheirDefaults() throws {
+        let c = try JSONDecoder().decode(AddressColumns.self, from: Data(#"{"number":"H_NO","default_state":"NY"}"#.utf8))
+        #expect(c.number == "H_NO" && c.wkid == 4326 && c.delimiter == "," && c.defaultState == "NY")
+    }
+
     /// A name column that already holds the whole street, beside part columns: parts are not
     /// written twice ("N MAIN ST" with "N" and "ST" is N Main St, not N N Main St St).
     @Test func partsTheNameAlreadyHasAreNotRepeated() throws {

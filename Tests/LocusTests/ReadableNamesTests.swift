@@ -32,3 +32,54 @@ import Testing
         #expect(inside.features.map(\.name) == ["97211"])
     }
 }
+
+/// Another city's neighbourhood layer, in the fields its portal publishes: the name people read,
+/// not the code beside it; mixed case, not the capitals; the publisher's own id.
+@Suite struct LayerFieldTests {
+    /// Three squares side by side, each with the fields given (one feature per entry).
+    static func build(_ properties: [String]) throws -> (Locator, IndexBuildReport) {
+        let dir = TestSupport.temporaryDirectory()
+        let features = properties.enumerated().map { i, p in
+            let x = -73.9 + Double(i) * 0.01
+            return """
+                {"type":"Feature","properties":{\(p)},"geometry":{"type":"Polygon","coordinates":[[[\(x),40.7],[\(x + 0.01),40.7],[\(x + 0.01),40.71],[\(x),40.71],[\(x),40.7]]]}}
+                """
+        }
+        let file = dir.appendingPathComponent("areas.geojson")
+        try #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.write(to: file, atomically: true, encoding: .utf8)
+        var config = IndexBuildConfiguration(output: dir.appendingPathComponent("a.locus").path)
+        config.layers = [LayerSource(name: "nta", path: file.path)]
+        let report = try IndexBuilder.build(config)
+        return (Locator(index: try LocusIndex(path: config.output)), report)
+    }
+
+    /// New York's NTA layer: `NTACode` came before `NTAName` and was taken for the name ("QN28").
+    /// Its one layer, "nta", is searched without naming it (the default, "neighborhoods", is not there).
+    @Test func aNameFieldOfAnotherNameIsTheName() throws {
+        let (locator, report) = try Self.build([
+            #""BoroName":"Queens","NTACode":"QN28","NTAName":"Jackson Heights""#,
+            #""BoroName":"Queens","NTACode":"QN29","NTAName":"Elmhurst""#,
+            #""BoroName":"Queens","NTACode":"QN30","NTAName":"Maspeth""#,
+        ])
+        #expect(report.layers.first?.nameField == "NTAName")
+        #expect(report.layers.first?.idField == "NTACode")
+        let inside = try locator.within(WithinRequest(location: GeoPoint(x: -73.895, y: 40.705)))
+        #expect(inside.features.map(\.name) == ["Jackson Heights"] && inside.features.first?.id == "QN28")
+    }
+
+    /// Austin's: an all-capitals `NEIGHNAME` beside a mixed-case `NEIGHBORHOOD_NAME`; Chicago's names
+    /// only in capitals, shown as people write them; codes stay codes.
+    @Test func mixedCaseBeforeCapitalsAndCapitalsMixed() throws {
+        let (austin, a) = try Self.build([
+            #""NEIGHNAME":"DOWNTOWN","NEIGHBORHOOD_NAME":"Downtown","NBHD_ID":7"#,
+            #""NEIGHNAME":"EAST CESAR CHAVEZ","NEIGHBORHOOD_NAME":"East Cesar Chavez","NBHD_ID":8"#,
+            #""NEIGHNAME":"HOLLY","NEIGHBORHOOD_NAME":"Holly","NBHD_ID":9"#,
+        ])
+        #expect(a.layers.first?.nameField == "NEIGHBORHOOD_NAME" && a.layers.first?.idField == "NBHD_ID")
+        #expect(try austin.within(WithinRequest(location: GeoPoint(x: -73.885, y: 40.705))).features.first?.name == "East Cesar Chavez")
+        let (chicago, _) = try Self.build([#""community":"UPTOWN""#, #""community":"LINCOLN SQUARE""#, #""community":"NORTH PARK""#])
+        #expect(try chicago.within(WithinRequest(location: GeoPoint(x: -73.885, y: 40.705))).features.first?.name == "Lincoln Square")
+        let (codes, _) = try Self.build([#""name":"QN28""#, #""name":"QN29""#, #""name":"QN30""#])
+        #expect(try codes.within(WithinRequest(location: GeoPoint(x: -73.895, y: 40.705))).features.first?.name == "QN28")
+    }
+}

@@ -66,7 +66,7 @@ extension IndexWriter {
         var candidates = 0
         var outOfRange: GeoPoint?
         let stage = try db.prepare("INSERT INTO staging.rows(street, number, suffix, place, lon, lat, row) VALUES (?,?,?,?,?,?,?)")
-        try AddressCSVSource(path: path, columns: columns).forEachRow { (raw) throws(LocusError) in
+        try AddressCSVSource(path: path, columns: columns).forEachRow(read: { report.addressColumns = $0 }) { (raw) throws(LocusError) in
             report.addressRows += 1
             if report.addressRows % 50_000 == 0 { config.progress?(.addresses(rows: report.addressRows)) }
             let numberText = raw.number.trimmingWhitespace()

@@ -36,28 +36,56 @@ public struct AddressColumns: Sendable, Equatable, Codable {
     public var point: String? = nil
     /// The CRS of x and y. Default WGS 84 lon/lat.
     public var wkid: Int = 4326
-    /// Field delimiter. Default a comma.
+    /// Field delimiter. Default a comma; a file whose header has no comma but semicolons, tabs or
+    /// bars is read with the most frequent of them.
     public var delimiter: String = ","
+    /// The city of every row the file gives none (no city column, or an empty value): San
+    /// Francisco's address file has no city column, most cities' none for the state. Default none.
+    public var defaultCity: String? = nil
+    /// The state (USPS code) of every row the file gives none. Default none.
+    public var defaultState: String? = nil
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case number, street, address, city, state, postcode, x, y, point, wkid, delimiter }
+    enum CodingKeys: String, CodingKey {
+        case number, street, address, city, state, postcode, x, y, point, wkid, delimiter
+        case defaultCity = "default_city", defaultState = "default_state"
+    }
+
+    /// Every key may be left out of a dataset definition, its default taken (a definition without
+    /// "wkid" or "delimiter" failed with the decoder's own message).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        number = try c.decodeIfPresent(String.self, forKey: .number)
+        street = try c.decodeIfPresent(String.self, forKey: .street)
+        address = try c.decodeIfPresent(String.self, forKey: .address)
+        city = try c.decodeIfPresent(String.self, forKey: .city)
+        state = try c.decodeIfPresent(String.self, forKey: .state)
+        postcode = try c.decodeIfPresent(String.self, forKey: .postcode)
+        x = try c.decodeIfPresent(String.self, forKey: .x)
+        y = try c.decodeIfPresent(String.self, forKey: .y)
+        point = try c.decodeIfPresent(String.self, forKey: .point)
+        wkid = try c.decodeIfPresent(Int.self, forKey: .wkid) ?? 4326
+        delimiter = try c.decodeIfPresent(String.self, forKey: .delimiter) ?? ","
+        defaultCity = try c.decodeIfPresent(String.self, forKey: .defaultCity)
+        defaultState = try c.decodeIfPresent(String.self, forKey: .defaultState)
+    }
 
     nonisolated(unsafe) static let aliases: [WritableKeyPath<AddressColumns, String?>: (label: String, names: [String])] = [
         \.number: ("number", ["number", "house_number", "housenumber", "addr:housenumber", "add_number", "add_num", "address_number",
                               "addnum", "addr_num", "address_num", "house_num", "housenum", "house_no", "hse_num", "hnum", "st_num",
-                              "street_number", "streetnumber", "stnum"]),
+                              "street_number", "streetnumber", "stnum", "h_no", "addrno"]),
         \.street: ("street", ["street", "addr:street", "full_street", "full_street_name", "fullname", "street_full", "streetfull",
-                              "full_st_name", "fullstreet", "st_full", "street_fullname"]),
+                              "full_st_name", "fullstreet", "st_full", "street_fullname", "full_stree", "stnamecom"]),
         \.address: ("address", ["address", "full_address", "fulladdress", "full_addr", "fulladdr", "address_full", "addr_full",
                                 "site_address", "siteaddress", "site_addr", "siteaddr", "street_address", "streetaddress", "add_full",
                                 "addressfull", "addr"]),
         \.city: ("city", ["city", "addr:city", "municipality", "town", "place", "city_name", "jurisdiction", "post_comm", "postal_city",
-                          "msag_comm"]),
+                          "msag_comm", "postalctyname", "postal_city_name", "ctyname", "placename"]),
         \.state: ("state", ["state", "addr:state", "region", "state_code", "st"]),
         \.postcode: ("postcode", ["postcode", "zip", "zipcode", "zip_code", "postal_code", "addr:postcode", "zip5", "post_code"]),
-        \.x: ("x", ["lon", "longitude", "lng", "long", "x", "point_x", "easting"]),
-        \.y: ("y", ["lat", "latitude", "y", "point_y", "northing"]),
+        \.x: ("x", ["lon", "longitude", "lng", "long", "x", "point_x", "easting", "x_coord"]),
+        \.y: ("y", ["lat", "latitude", "y", "point_y", "northing", "y_coord"]),
         \.point: ("point", ["the_geom", "geometry", "geom", "wkt", "shape", "location", "point", "geolocation", "location_1",
                             "coordinates"]),
     ]
@@ -67,25 +95,56 @@ public struct AddressColumns: Sendable, Equatable, Codable {
     /// `suftype`, `sufdir`), TIGER's (`fedirp`, `fename`, `fetype`, `fedirs`). A type column named
     /// "suffix" holds a directional in some files: after the name either reads right.
     static let streetParts: [(label: String, names: [String])] = [
-        ("pre-modifier", ["st_premod", "premod", "pre_mod"]),
+        ("pre-modifier", ["st_premod", "premod", "pre_mod", "premodifier", "stnameprm"]),
         ("pre-directional", ["st_predir", "predir", "pre_dir", "prefix_dir", "prefixdir", "dir_prefix", "predirection",
-                             "pre_direction", "street_prefix", "st_prefix", "str_prefix", "prefix", "fedirp", "dirpre"]),
-        ("pre-type", ["st_pretyp", "st_pretype", "pretype", "pre_type"]),
+                             "pre_direction", "street_prefix", "st_prefix", "str_prefix", "prefix", "fedirp", "dirpre",
+                             "predirectional", "stnameprd", "addr_pd"]),
+        ("pre-type", ["st_pretyp", "st_pretype", "pretype", "pre_type", "stnameprt", "addr_pt"]),
         ("pre-separator", ["st_presep", "presep"]),
-        ("name", ["st_name", "street_name", "streetname", "stname", "str_name", "road_name", "roadname", "fename", "name_street"]),
+        ("name", ["st_name", "street_name", "streetname", "stname", "str_name", "road_name", "roadname", "fename", "name_street",
+                  "street_body", "addr_sn"]),
         ("type", ["st_postyp", "st_postype", "st_type", "street_type", "streettype", "sttype", "str_type", "suftype", "suf_type",
-                  "suffix_type", "post_type", "posttype", "road_type", "fetype", "street_suffix", "st_suffix", "str_suffix"]),
+                  "suffix_type", "post_type", "posttype", "road_type", "fetype", "street_suffix", "st_suffix", "str_suffix",
+                  "stnamepot", "street_suffix_abbr", "addr_st"]),
         ("post-directional", ["st_posdir", "st_postdir", "postdir", "post_dir", "sufdir", "suf_dir", "suffix_dir", "suffixdir",
-                              "dir_suffix", "postdirection", "post_direction", "fedirs", "dirsuf"]),
-        ("post-modifier", ["st_posmod", "posmod", "post_mod"]),
+                              "dir_suffix", "postdirection", "post_direction", "fedirs", "dirsuf", "postdirectional", "stnamepod",
+                              "street_suffix_dir", "addr_sd"]),
+        ("post-modifier", ["st_posmod", "posmod", "post_mod", "postmodifier", "stnamepom"]),
     ]
 
     /// A house number's suffix ("A", "1/2") kept in a column of its own.
     static let numberSuffixNames = ["addnum_suf", "add_num_suf", "number_suffix", "num_suffix", "house_suffix", "hse_suffix",
-                                    "house_number_suffix", "addr_num_suffix", "addnumsuf"]
+                                    "house_number_suffix", "addr_num_suffix", "addnumsuf", "address_number_suffix", "addrnosuf",
+                                    "hno_suffix"]
+
+    /// A header name as the aliases are written: trimmed, lower case, with spaces, hyphens and
+    /// dots as underscores.
+    static func headerKey(_ name: some StringProtocol) -> String {
+        String(name.trimmingWhitespace().lowercased().map { $0 == " " || $0 == "-" || $0 == "." ? "_" : $0 })
+    }
 
     /// Where each part of a row is, as column positions.
     struct Layout: Equatable {
+        /// Each part found, as the names of its columns ("number": "ADDRNO + ADDRNOSUF"): what a
+        /// build reports, since a part found in no column (a directional) is silently missing.
+        func described(_ header: [String]) -> [String: String] {
+            func names(_ columns: [Int]) -> String? {
+                let found = columns.filter { $0 < header.count }.map { header[$0] }
+                return found.isEmpty ? nil : found.joined(separator: " + ")
+            }
+            var out: [String: String] = [:]
+            out["number"] = names(number)
+            out["street"] = names(street)
+            out["address"] = names(address.map { [$0] } ?? [])
+            out["city"] = names(city.map { [$0] } ?? [])
+            out["state"] = names(state.map { [$0] } ?? [])
+            out["postcode"] = names(postcode.map { [$0] } ?? [])
+            out["x"] = names(x.map { [$0] } ?? [])
+            out["y"] = names(y.map { [$0] } ?? [])
+            out["point"] = names(point.map { [$0] } ?? [])
+            return out
+        }
+
         var number: [Int] = []
         var street: [Int] = []
         /// When the street is put together from parts found by name: which of `street` is the name.
@@ -104,16 +163,18 @@ public struct AddressColumns: Sendable, Equatable, Codable {
     /// by name. Throws, naming the columns there are, when the number, the street or the
     /// coordinates are nowhere.
     func layout(header: [String], path: String) throws(LocusError) -> Layout {
-        let lowered = header.map { $0.trimmingWhitespace().lowercased() }
+        // Portals export headers as people name columns ("Address Number", "ZIP Code"): spaces,
+        // hyphens and dots read as underscores, so those are found as address_number, zip_code.
+        let lowered = header.map { Self.headerKey($0) }
         let listing = "(columns: \(header.joined(separator: ", ")))"
         func named(_ key: WritableKeyPath<AddressColumns, String?>) throws(LocusError) -> [Int]? {
             guard let text = self[keyPath: key] else { return nil }
             let label = Self.aliases[key]?.label ?? "value"
             // A name with a comma is a list, unless the header has a column of that very name.
-            let names = lowered.contains(text.trimmingWhitespace().lowercased()) ? [text] : text.split(separator: ",").map(String.init)
+            let names = lowered.contains(Self.headerKey(text)) ? [text] : text.split(separator: ",").map(String.init)
             var out: [Int] = []
             for name in names {
-                guard let i = lowered.firstIndex(of: name.trimmingWhitespace().lowercased()) else {
+                guard let i = lowered.firstIndex(of: Self.headerKey(name)) else {
                     throw LocusError(.importFailed, "\(path) has no column \"\(name)\" for the \(label) \(listing)")
                 }
                 out.append(i)
@@ -236,7 +297,10 @@ struct AddressCSVSource {
     let path: String
     let columns: AddressColumns
 
-    func forEachRow(_ body: (RawAddressRow) throws(LocusError) -> Void) throws(LocusError) {
+    /// Reads every row; `read` is told first which columns hold which part (part → the columns'
+    /// names, joined with " + ").
+    func forEachRow(read: ([String: String]) -> Void = { _ in },
+                    _ body: (RawAddressRow) throws(LocusError) -> Void) throws(LocusError) {
         let file = try CompressedFileReader(path: path)
         let stream = CompressedInputStream(reader: file)
         guard let delimiter = columns.delimiter.unicodeScalars.first, columns.delimiter.unicodeScalars.count == 1 else {
@@ -249,11 +313,24 @@ struct AddressCSVSource {
             throw LocusError(.importFailed, "\(path) has no readable CSV header row")
         }
         let header = (reader.headerRow ?? []).map { $0.trimmingWhitespace() }
+        // A semicolon- or tab-separated export read with the default comma is one column: read
+        // again with its own (it failed saying there was no number column).
+        if header.count == 1, columns.delimiter == ",", let other = [";", "\t", "|"].max(by: { a, b in
+            header[0].count(where: { String($0) == a }) < header[0].count(where: { String($0) == b })
+        }), header[0].contains(other) {
+            var again = columns
+            again.delimiter = other
+            return try AddressCSVSource(path: path, columns: again).forEachRow(read: read, body)
+        }
         let layout = try columns.layout(header: header, path: path)
+        read(layout.described(header))
         let parser = AddressParser(knownCities: [])
         func field(_ values: [String], _ i: Int?) -> String {
             guard let i, i < values.count else { return "" }
             return values[i]
+        }
+        func or(_ value: String, _ otherwise: String?) -> String {
+            value.trimmingWhitespace().isEmpty ? otherwise ?? value : value
         }
         func joined(_ values: [String], _ columns: [Int]) -> String {
             columns.map { field(values, $0).trimmingWhitespace() }.filter { !$0.isEmpty }.joined(separator: " ")
@@ -295,7 +372,8 @@ struct AddressCSVSource {
                 (x, y) = (field(values, layout.x), field(values, layout.y))
             }
             try body(RawAddressRow(row: row, number: number, street: street,
-                                   city: field(values, layout.city), state: field(values, layout.state),
+                                   city: or(field(values, layout.city), columns.defaultCity),
+                                   state: or(field(values, layout.state), columns.defaultState),
                                    postcode: field(values, layout.postcode), x: x, y: y))
         }
         if let error = stream.readError { throw error }

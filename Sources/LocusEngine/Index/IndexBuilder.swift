@@ -122,6 +122,8 @@ public struct IndexBuildReport: Sendable, Codable {
     }
     public var addressRows = 0
     public var addresses = 0
+    /// The address file's columns each part was read from (part → column names, " + " between).
+    public var addressColumns: [String: String] = [:]
     /// Rejected address rows per reason.
     public var rejectedAddresses: [String: Int] = [:]
     /// Kept rows whose house number is written with a leading zero ("0104").
@@ -152,6 +154,7 @@ public struct IndexBuildReport: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case addressRows = "address_rows", addresses
+        case addressColumns = "address_columns"
         case rejectedAddresses = "rejected_addresses"
         case numbersWithLeadingZero = "numbers_with_leading_zero", leadingZerosArePadding = "leading_zeros_are_padding"
         case layers, issues, lots, seconds, bytes
@@ -441,6 +444,12 @@ struct IndexWriter {
             let area = g.area * scale.metresPerDegreeX * scale.metresPerDegreeY
             features.append(ImportedFeature(id: id, name: name, attributes: values, area: area, envelope: e, wkb: try g.wkb()))
         }
+        // Names all in capitals ("UPTOWN", "LINCOLN SQUARE", "NORTH PARK") are shown in mixed case, as
+        // addresses published so are; codes ("QN28") and numbers are left as they are.
+        if nameField != nil, features.contains(where: { $0.name.contains(where: \.isLetter) }),
+           features.allSatisfy({ f in !f.name.contains(where: \.isLowercase) && Self.isWordsOfLetters(f.name) }) {
+            for i in features.indices { features[i].name = StreetStyle.mixedCase(features[i].name) }
+        }
         // Rank: smallest first, so the most specific polygon leads every answer.
         features.sort { ($0.area, $0.id) < ($1.area, $1.id) }
 
@@ -468,6 +477,13 @@ struct IndexWriter {
                                    rejected: rejected, nameField: nameField ?? "", idField: idField ?? "(row number)"))
     }
 
+    /// Whether a name is words of letters (with ' - . &), or ordinals ("14TH"): a name, not a code.
+    static func isWordsOfLetters(_ name: String) -> Bool {
+        name.split(separator: " ").allSatisfy { w in
+            w.allSatisfy { $0.isLetter || "'-.&/".contains($0) } || AddressText.ordinalNumber(w.lowercased()) != nil
+        }
+    }
+
     static let idCandidates = ["id", "objectid", "fid", "gid", "ogc_fid", "globalid"]
     static let nameCandidates = ["name", "label", "maplabel", "map_label", "display_name", "nbhd_name", "neighborhood",
                                  "neighbourhood", "nhood", "district", "title", "namelsad"]
@@ -481,12 +497,19 @@ struct IndexWriter {
 
     static func chooseIDField(_ layer: LayerSource, fieldNames: [String], rows: [[(name: String, value: JSONValue)]]) throws(LocusError) -> String? {
         if let given = layer.idField { return try field(given, in: fieldNames, layer: layer) }
+        func unique(_ name: String) -> Bool {
+            let values = rows.map { r in r.first { $0.name == name }?.value ?? .null }
+            return !values.contains(.null) && Set(values).count == values.count
+        }
         for candidate in idCandidates {
             guard let name = fieldNames.first(where: { $0.lowercased() == candidate }) else { continue }
-            let values = rows.map { r in r.first { $0.name == name }?.value ?? .null }
-            if !values.contains(.null), Set(values).count == values.count { return name }
+            if unique(name) { return name }
         }
-        return nil
+        // A publisher's own key: "NBHD_ID", "NTACode", "GEOID" (a row number otherwise).
+        return fieldNames.first { f in
+            let l = f.lowercased()
+            return (l.hasSuffix("id") || l.hasSuffix("code")) && unique(f)
+        }
     }
 
     /// Fields holding ZIP codes: the name of a ZIP-code layer's features.
@@ -507,6 +530,17 @@ struct IndexWriter {
         }
         let named = nameCandidates.compactMap { c in fieldNames.first { $0.lowercased() == c } }
         let present = named.filter { !isCode($0) }
+        // Any field whose name says it is one ("NTAName" beside "NTACode", "NEIGHBORHOOD_NAME"):
+        // distinct text, mixed case before capitals ("NEIGHNAME" beside it). The first field of
+        // distinct text (below) was New York's NTACode: "QN28" for Jackson Heights.
+        if present.isEmpty {
+            let nameLike = fieldNames.filter { f in
+                guard f != idField, f.lowercased().contains("name"), !isCode(f) else { return false }
+                let values = texts(f).filter { !$0.isEmpty }
+                return values.count * 10 >= rows.count * 9 && Set(values).count * 10 >= values.count * 9
+            }
+            if let mixed = nameLike.first(where: { texts($0).contains { $0 != $0.uppercased() } }) ?? nameLike.first { return mixed }
+        }
         guard let first = present.first else {
             // No readable name: a ZIP-code layer's ZIP field, then any other field of distinct text
             // values, then the code after all (better than a row number).

@@ -753,9 +753,9 @@ extension AddressSearch {
     func regionCost(_ q: ParsedAddress, city: String?, place index: Int32) -> Double {
         let place = addresses.places[Int(index)]
         var p = 0.0
-        if let city, city != placeCityKey[Int(index)] { p += 10 }
-        if let zip = q.postcode, zip != place.postcode { p += 10 }
-        if let state = q.state, state != place.state.lowercased() { p += 40 }
+        if let city, !place.city.isEmpty, city != placeCityKey[Int(index)] { p += 10 }
+        if let zip = q.postcode, !place.postcode.isEmpty, zip != place.postcode { p += 10 }
+        if let state = q.state, !place.state.isEmpty, state != place.state.lowercased() { p += 40 }
         return p
     }
 
@@ -783,18 +783,21 @@ extension AddressSearch {
         let place = addresses.places[Int(index)]
         var p = 0.0
         var notes: [String] = []
-        if let city = q.city {
+        // A city, ZIP code or state the address file does not give (many cities' files have no
+        // state column, San Francisco's no city) is unknown, not another: "2410 Mission St, San
+        // Francisco, CA 94110" on such an index scored 50 and had no candidate.
+        if let city = q.city, !place.city.isEmpty {
             let key = city.joined(separator: " ")
             if key != placeCityKey[Int(index)] {
                 p += 10
                 notes.append("city \(key) ≠ \(place.city) (−10)")
             }
         }
-        if let zip = q.postcode, zip != place.postcode {
+        if let zip = q.postcode, !place.postcode.isEmpty, zip != place.postcode {
             p += 10
-            notes.append("postcode \(zip) ≠ \(place.postcode.isEmpty ? "none" : place.postcode) (−10)")
+            notes.append("postcode \(zip) ≠ \(place.postcode) (−10)")
         }
-        if let state = q.state, state != place.state.lowercased() {
+        if let state = q.state, !place.state.isEmpty, state != place.state.lowercased() {
             p += 40
             notes.append("state \(state.uppercased()) ≠ \(place.state) (−40)")
         }
@@ -819,7 +822,14 @@ extension AddressSearch {
                 let suffix = addresses.suffixes[Int(points[Int(a)].suffix)]
                 var p = penalty
                 var n = notes
-                if suffix.uppercased() != number.suffix.uppercased() {
+                // "37-13 74th St" where the index has Queens's 37-13 (and 37-01, 37-15 …): that
+                // one; where it has 5331 alone, "5331-5337" is a range named by its first.
+                if let tail = q.numberTail, number.suffix.isEmpty, suffix.hasPrefix("-") {
+                    if suffix != "-" + tail {
+                        p += 8
+                        n.append("house number \(number.text)-\(tail) ≠ \(number.text)\(suffix) (−8)")
+                    }
+                } else if suffix.uppercased() != number.suffix.uppercased() {
                     let cost = number.suffix.isEmpty ? 4.0 : (suffix.isEmpty ? 6.0 : 8.0)
                     p += cost
                     n.append("house number suffix \"\(number.suffix)\" ≠ \"\(suffix)\" (−\(Int(cost)))")
