@@ -217,6 +217,13 @@ public struct AddressParser: Sendable {
             result.number = HouseNumber(parsing: last)
         }
         tokens.removeAll { $0 == "&" || $0 == "@" || $0 == "#" }
+        // "74 Street", "37 Avenue": a street numbered without its ordinal ending (New York's
+        // "74 St"), not house 74 on a street called Street.
+        if let n = result.number, n.suffix.isEmpty, n.value > 0, result.numberTail == nil, result.blockEnd == nil,
+           tokens.count == 1, StreetNameParts.types.contains(tokens[0]) {
+            tokens.insert(String(n.value), at: 0)
+            result.number = nil
+        }
         result.street = AddressText.streetTokens(tokens)
         return result
     }

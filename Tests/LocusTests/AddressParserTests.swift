@@ -39,6 +39,20 @@ import Testing
         #expect(p.city?.joined(separator: " ") == city)
     }
 
+    /// A street numbered without its ordinal ending (New York's "74 St"), typed alone, is the street;
+    /// with a house number before it, the house.
+    @Test(arguments: [
+        ("74 Street", nil, "74th street"),
+        ("37 Avenue, Queens", nil, "37th avenue"),
+        ("37-13 74 Street", 37, "74th street"),
+        ("6132 NE 34th Ave", 6132, "northeast 34th avenue"),
+    ] as [(String, Int?, String)])
+    func aNumberedStreetWithoutItsEnding(_ text: String, _ number: Int?, _ street: String) {
+        let p = Self.parser.parse(text)
+        #expect(p.number?.value == number)
+        #expect(p.street.joined(separator: " ") == street)
+    }
+
     @Test(arguments: ["100 Block Rd", "3900 of SE Hawthorne Blvd", "3900 SE Hawthorne Blvd", "12 Blk St", "0100 block of SW Gaines St"])
     func aHouseIsNoBlock(_ text: String) {
         #expect(Self.parser.parse(text).blockEnd == nil)
