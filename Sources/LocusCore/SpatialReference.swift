@@ -34,6 +34,10 @@ public struct SpatialReference: Hashable, Sendable, Codable, CustomStringConvert
 
     public var isGeographicWGS84: Bool { latestWkid == 4326 }
 
+    /// WGS 84 or Web Mercator: PROJ sets up their transformation in about a millisecond, where a
+    /// system whose datum shift it chooses among many takes 100–300 ms (PROTOCOL.md).
+    public var isQuickToSetUp: Bool { latestWkid == 4326 || latestWkid == 3857 }
+
     public var description: String { "wkid \(wkid)" }
 }
 

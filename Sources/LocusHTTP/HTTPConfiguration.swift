@@ -45,6 +45,10 @@ public struct HTTPConfiguration: Sendable {
     /// Most address points `/locus/addresses` returns for one view; a view holding more is
     /// answered with their density instead. Default 5,000 (about 300 KB of JSON).
     public var maximumPointsInView: Int = 5_000
+    /// Seconds a connection has to send a request's head (its request line and headers), from
+    /// opening or from its last answer; then it is closed. A client trickling header lines is
+    /// never idle, and a thousand of them held every connection. Default 30 s.
+    public var headTimeout: Double = 30
 
     public init() {}
 
@@ -58,6 +62,7 @@ public struct HTTPConfiguration: Sendable {
         if maximumBodyBytes < 1_024 { out.append("the body limit must be at least 1024 bytes") }
         if maximumBatchRecords < 1 { out.append("a batch must be allowed at least one record") }
         if !(1...100_000).contains(maximumPointsInView) { out.append("the points in a view must be 1 … 100000") }
+        if !(headTimeout > 0 && headTimeout <= 3_600) { out.append("the head timeout must be positive and at most 3600 s") }
         if let o = corsOrigin, o.isEmpty || o.contains(where: { $0 == "\r" || $0 == "\n" || $0 == " " }) {
             out.append("--cors-origin must be an origin such as https://maps.example.org, or *")
         }

@@ -77,9 +77,12 @@ public final class HTTPService: Service, Sendable {
         // (or never reads) holds its connection for ever, and `maximumConnections` of them shut
         // everyone else out.
         let idle = TimeAmount.milliseconds(Int64(server.idleTimeout * 1_000))
+        let head = TimeAmount.milliseconds(Int64(configuration.headTimeout * 1_000))
+        let observer = observer
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: idle)),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [HTTPConnectionWatch(headTimeout: head, observer: observer)], idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: address, serverName: "Locus/\(LocusVersion.current)",
                 availableConnectionsDelegate: MaximumAvailableConnections(server.maximumConnections)),
@@ -188,6 +191,14 @@ public final class HTTPService: Service, Sendable {
         }
         router.get(path) { request, context in await handler(request, context) }
         router.post(path) { request, context in await handler(request, context) }
+        // HEAD as GET without the body (load balancers' `HEAD /health`; the CORS preflight has
+        // always offered it, and every path answered 404).
+        router.head(path) { request, context in
+            let full = await handler(request, context)
+            var headers = full.headers
+            if let length = full.body.contentLength { headers[.contentLength] = String(length) }
+            return Response(status: full.status, headers: headers, body: ResponseBody())
+        }
     }
 
     /// The query's parameters and, for a form-encoded POST, the body's.
@@ -238,13 +249,20 @@ public struct HTTPObserver: Sendable {
     public var started: @Sendable (_ dialect: String) -> Void
     public var finished: @Sendable (_ dialect: String, _ op: String, _ outcome: String, _ duration: Duration) -> Void
     public var exposition: @Sendable () -> String
+    /// An HTTP connection opened, and closed (for `/metrics`: they were never counted).
+    public var connectionOpened: @Sendable () -> Void
+    public var connectionClosed: @Sendable () -> Void
 
     public init(started: @escaping @Sendable (String) -> Void = { _ in },
                 finished: @escaping @Sendable (String, String, String, Duration) -> Void = { _, _, _, _ in },
-                exposition: @escaping @Sendable () -> String = { "" }) {
+                exposition: @escaping @Sendable () -> String = { "" },
+                connectionOpened: @escaping @Sendable () -> Void = {},
+                connectionClosed: @escaping @Sendable () -> Void = {}) {
         self.started = started
         self.finished = finished
         self.exposition = exposition
+        self.connectionOpened = connectionOpened
+        self.connectionClosed = connectionClosed
     }
 }
 

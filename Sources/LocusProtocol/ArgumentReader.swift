@@ -47,7 +47,8 @@ struct ArgumentReader {
 
     func int(_ key: String) throws(WireError) -> Int? {
         guard let d = try double(key) else { return nil }
-        guard d.rounded() == d, abs(d) < 1e9 else { throw WireError(.invalidArgument, "\(key) must be a whole number") }
+        guard d.rounded() == d else { throw WireError(.invalidArgument, "\(key) must be a whole number") }
+        guard abs(d) < 1e9 else { throw WireError(.invalidArgument, "\(key) must be below 1000000000") }
         return Int(d)
     }
 

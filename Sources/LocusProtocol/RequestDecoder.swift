@@ -33,7 +33,7 @@ public struct RequestDecoder: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, exactIntegers: true)
         } catch {
             return .failure(RequestFailure(id: nil, error: WireError(.invalidJSON, "request line is not valid JSON: \(error.message) at byte \(error.offset)")))
         }
@@ -43,10 +43,10 @@ public struct RequestDecoder: Sendable {
         var id: RequestID?
         switch object["id"] {
         case nil: id = nil
-        case let v? where { if case .string = v { return true }; if v.numericValue != nil { return true }; return false }():
+        case let v? where { if case .string = v { return true }; return v.numericValue?.isFinite == true }():
             id = v
         case let v?:
-            return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "id must be a string or a number, got \(v.typeName)")))
+            return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "id must be a string or a finite number, got \(v.typeName == "a number" ? "one beyond a double's range" : v.typeName)")))
         }
         guard case .string(let op)? = object["op"] else {
             return .failure(RequestFailure(id: id, error: WireError(.invalidRequest, "a request needs \"op\", a string")))

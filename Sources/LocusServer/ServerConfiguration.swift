@@ -35,8 +35,14 @@ public struct ServerConfiguration: Sendable {
     /// A request not started within this many seconds of being read (waiting for its connection's
     /// turn or for a worker) is answered `timeout` instead of run. Default 5 s.
     public var requestTimeout: Double = 5
-    /// A connection with nothing read or written for this many seconds is closed. Default 300 s.
+    /// A connection with nothing read or written for this many seconds is closed: one silent,
+    /// and one whose client has taken no reply for that long (it holds a connection slot while it
+    /// reads nothing). Default 300 s.
     public var idleTimeout: Double = 300
+    /// Seconds a connection has, once a graceful shutdown begins, to be answered and closed; then
+    /// it is closed whatever it waits for (a client that reads no replies held SIGTERM off for as
+    /// long as it stayed connected). Default 10 s.
+    public var shutdownGrace: Double = 10
     /// Shared-secret tokens; when any is set, a connection must send `auth` with one of them
     /// before anything but `ping`. Default: none.
     public var tokens: [String] = []
@@ -66,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         // Bounded above too: they become whole milliseconds, which a value like 1e300 overflows.
         if !(requestTimeout > 0 && requestTimeout <= 86_400) { out.append("the request timeout must be positive and at most 86400 s") }
         if !(idleTimeout > 0 && idleTimeout <= 604_800) { out.append("the idle timeout must be positive and at most 604800 s") }
+        if !(shutdownGrace > 0 && shutdownGrace <= 3_600) { out.append("the shutdown grace must be positive and at most 3600 s") }
         if tokens.contains(where: { $0.isEmpty }) { out.append("a token must not be empty") }
         if tokens.isEmpty, !allowUnauthenticatedRemote, let open = listen.first(where: { !$0.isLocalOnly }) {
             out.append("\(open) is reachable beyond this machine: give a token (--token-file or LOCUS_TOKEN), or say --allow-unauthenticated")

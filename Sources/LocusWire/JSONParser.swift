@@ -36,12 +36,19 @@ package struct JSONParser {
     private let bytes: UnsafeRawBufferPointer
     private var i = 0
     private var depth = 0
+    private let exactIntegers: Bool
     package static let maximumDepth = 32
 
-    private init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    private init(_ bytes: UnsafeRawBufferPointer, exactIntegers: Bool) {
+        self.bytes = bytes
+        self.exactIntegers = exactIntegers
+    }
 
-    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
-        var p = JSONParser(bytes)
+    /// With `exactIntegers`, a whole number that fits 64 bits reads as `.integer`, exactly as
+    /// written: a request's `id` of 9007199254740993 came back 9007199254740992.0, the id of
+    /// another request. Every other number, and every number without it, reads as `.number`.
+    package static func parse(_ bytes: UnsafeRawBufferPointer, exactIntegers: Bool = false) throws(JSONParseError) -> JSONValue {
+        var p = JSONParser(bytes, exactIntegers: exactIntegers)
         p.skipWhitespace()
         let v = try p.value()
         p.skipWhitespace()
@@ -69,7 +76,7 @@ package struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         default: throw error("unexpected character")
         }
     }
@@ -216,7 +223,7 @@ package struct JSONParser {
         return v
     }
 
-    private mutating func number() throws(JSONParseError) -> Double {
+    private mutating func number() throws(JSONParseError) -> JSONValue {
         let start = i
         var integerOnly = true
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
@@ -240,20 +247,27 @@ package struct JSONParser {
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
         let length = i - start
-        if integerOnly, length <= 16 {
+        if integerOnly, length <= 20 {
             var v: Int64 = 0
             var k = start
             let negative = bytes[k] == UInt8(ascii: "-")
             if negative { k += 1 }
-            while k < i { v = v * 10 + Int64(bytes[k] - UInt8(ascii: "0")); k += 1 }
-            return Double(negative ? -v : v)
+            var fits = true
+            while k < i, fits {
+                let digit = Int64(bytes[k] - UInt8(ascii: "0"))
+                let (times, o1) = v.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+                (v, fits) = (sum, !o1 && !o2)
+                k += 1
+            }
+            if fits { return exactIntegers ? .integer(v) : .number(Double(v)) }
         }
         // The grammar is checked above; strtod converts with correct rounding.
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
+        return .number(withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { buffer in
             for k in 0..<length { buffer[k] = CChar(bitPattern: bytes[start + k]) }
             buffer[length] = 0
             return strtod(buffer.baseAddress!, nil)
-        }
+        })
     }
 
     @inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }

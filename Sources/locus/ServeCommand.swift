@@ -37,7 +37,8 @@ extension Locus {
         @Option(help: ArgumentHelp("Requests one connection may have outstanding before the server stops reading it.", valueName: "n")) var maxInFlight: Int = 128
         @Option(help: ArgumentHelp("Open connections before new ones are refused as overloaded.", valueName: "n")) var maxConnections: Int = 1_024
         @Option(help: ArgumentHelp("Seconds a request may wait to start (for its turn or a worker) before it is answered 'timeout'.", valueName: "seconds")) var requestTimeout: Double = 5
-        @Option(help: ArgumentHelp("Seconds of silence before a connection is closed.", valueName: "seconds")) var idleTimeout: Double = 300
+        @Option(help: ArgumentHelp("Seconds of silence (or of replies the client does not read) before a connection is closed.", valueName: "seconds")) var idleTimeout: Double = 300
+        @Option(help: ArgumentHelp("Seconds connections have to be answered and closed once shutdown begins (SIGTERM); then they are closed.", valueName: "seconds")) var shutdownGrace: Double = 10
         @Option(help: ArgumentHelp("File of tokens, one per line; clients must 'auth' with one. Default: $LOCUS_TOKEN if set.", valueName: "path"))
         var tokenFile: String?
         @Flag(help: "Allow listening beyond loopback without a token.") var allowUnauthenticated = false
@@ -109,6 +110,7 @@ extension Locus {
             c.maximumConnections = maxConnections
             c.requestTimeout = requestTimeout
             c.idleTimeout = idleTimeout
+            c.shutdownGrace = shutdownGrace
             if let tokenFile {
                 do { c.tokens = try AccessTokens.read(file: tokenFile) } catch {
                     throw ValidationError("cannot read the token file \(tokenFile)")
@@ -151,7 +153,9 @@ extension Locus {
                         metrics.record(protocol: dialect, op: op, outcome: outcome, duration: duration)
                         metrics.requestFinished(protocol: dialect)
                     },
-                    exposition: { metrics.exposition() })
+                    exposition: { metrics.exposition() },
+                    connectionOpened: { metrics.connectionOpened(protocol: "http") },
+                    connectionClosed: { metrics.connectionClosed(protocol: "http") })
                 let http = HTTPService(configuration: c, server: config, index: serving, observer: observer, logger: logger, group: loops)
                 let problems = http.problems()
                 guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }

@@ -216,6 +216,26 @@ import Testing
         #expect(plain.status == .uriTooLong)
     }
 
+    /// featureTypes: an Esri type Locus does not answer finds nothing; a word that is no type is a
+    /// bad parameter (it was "Unable to find address" too).
+    @Test func featureTypesAreChecked() async throws {
+        let at = "\(Self.base)/reverseGeocode?location=-122.6296,45.5676&f=json"
+        #expect(try await client.get(at + "&featureTypes=PointAddress").json["address"]["Match_addr"].string?.hasPrefix("6132") == true)
+        #expect(try await client.get(at + "&featureTypes=POI").json["error"]["code"].number == 400)
+        let bogus = try await client.get(at + "&featureTypes=Bogus").json["error"]
+        #expect(bogus["code"].number == 400 && bogus["details"][0].string?.contains("no feature type") == true)
+    }
+
+    /// HEAD is GET without the body: load balancers probe `HEAD /health` (it was 404 on every path,
+    /// though the CORS preflight offers HEAD).
+    @Test(arguments: ["/health", "/ready", "/arcgis/rest/services/Locus/GeocodeServer?f=json", "/v1/search?text=6132+ne+34th+ave"])
+    func headIsGetWithoutTheBody(_ target: String) async throws {
+        let head = try await client.send(.head, target, headers: [:], body: nil)
+        let get = try await client.get(target)
+        #expect(head.status == .ok && get.status == .ok)
+        #expect(head.body.isEmpty && head.headers[.contentLength] == String(get.body.count))
+    }
+
     @Test func corsIsOffUnlessAnOriginIsGiven() async throws {
         let closed = try await client.get("/health", headers: [.origin: "https://maps.example.org"])
         #expect(closed.headers[.accessControlAllowOrigin] == nil)

@@ -82,9 +82,39 @@ import Testing
         (#"{"id":1,"op":"geocode","key":"a999999999"}"#, "not_found"),
         (#"{"id":1,"op":"geocode","text":"a","max_results":0}"#, "invalid_argument"),
         (#"{"id":1,"op":"geocode","text":"a","explain":"yes"}"#, "invalid_argument"),
+        // No positions on a map: a height (answered latitude in x, labelled 5703), Earth-centred XYZ.
+        (#"{"id":1,"op":"reverse","location":{"x":45.57,"y":-122.63,"wkid":3855}}"#, "invalid_argument"),
+        (#"{"id":1,"op":"reverse","location":{"x":45.57,"y":-122.63,"wkid":5703}}"#, "invalid_argument"),
+        (#"{"id":1,"op":"within","location":{"x":-2500000,"y":-3800000,"wkid":4978}}"#, "invalid_argument"),
+        (#"{"id":1e400,"op":"ping"}"#, "invalid_request"),
+        // An id no request can have (was not_found, "no pending request with id null").
+        (#"{"id":1,"op":"cancel","request":[1]}"#, "invalid_argument"),
     ])
     func badRequestsGetTheirCodes(_ line: String, _ code: String) throws {
         #expect(try errorCode(line) == code)
+    }
+
+    /// A whole-number id is echoed exactly: 9007199254740993 came back 9007199254740992.0 (the
+    /// id of another request), and every id from 10^15 on as a float a strict decoder refuses.
+    @Test(arguments: ["9007199254740993", "1000000000000000", "-9223372036854775808", "9223372036854775807", "0", "42"])
+    func aWholeNumberIdIsEchoedAsSent(_ id: String) throws {
+        let bytes = handler.reply(to: Array(#"{"id":\#(id),"op":"ping"}"#.utf8))
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"id":\#(id),"ok":true"#))
+    }
+
+    /// Reverse and within in a system PROJ may take 100–300 ms to set up go to the worker threads,
+    /// so that the event loop's other connections do not wait for it; 4326 and Web Mercator stay.
+    @Test(arguments: [
+        (#"{"op":"reverse","location":{"x":-122.63,"y":45.57}}"#, true),
+        (#"{"op":"reverse","location":{"x":-13651000,"y":5711000,"wkid":102100},"out_wkid":3857}"#, true),
+        (#"{"op":"reverse","location":{"x":7650000,"y":690000,"wkid":2913}}"#, false),
+        (#"{"op":"reverse","location":{"x":-122.63,"y":45.57},"out_wkid":2913}"#, false),
+        (#"{"op":"within","location":{"x":-122.63,"y":45.57,"wkid":4326}}"#, true),
+        (#"{"op":"within","location":{"x":7650000,"y":690000,"wkid":2913}}"#, false),
+    ])
+    func aSlowSystemIsAnsweredByTheWorkers(_ line: String, _ onTheEventLoop: Bool) throws {
+        guard case .success(let decoded) = RequestDecoder().decode(Array(line.utf8)) else { Issue.record("not decoded"); return }
+        if case .eventLoop = decoded.request.answeredBy { #expect(onTheEventLoop) } else { #expect(!onTheEventLoop) }
     }
 
     @Test func idIsEchoedOnErrors() throws {

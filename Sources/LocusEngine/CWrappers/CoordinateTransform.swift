@@ -77,8 +77,11 @@ public struct Geodesic: @unchecked Sendable {
 public final class SpatialReferenceCatalog: @unchecked Sendable {
     public static let shared = SpatialReferenceCatalog()
 
+    /// Codes of systems that place points on a map: geographic 2D and projected.
     private let epsg: Set<Int>
     private let esri: Set<Int>
+    /// Codes of every other CRS (vertical, geocentric, 3D, compound, engineering): known, refused.
+    private let otherCRS: Set<Int>
     private let lock = NSLock()
     private var failures: [Int: LocusError] = [:]
     /// Set when PROJ gave no context to list the codes with: every check then fails with it.
@@ -89,12 +92,12 @@ public final class SpatialReferenceCatalog: @unchecked Sendable {
         do {
             context = try PROJContext()
         } catch {
-            (epsg, esri, unavailable) = ([], [], error)
+            (epsg, esri, otherCRS, unavailable) = ([], [], [], error)
             return
         }
         unavailable = nil
-        func codes(_ authority: String) -> Set<Int> {
-            guard let list = proj_get_codes_from_database(context.pointer, authority, PJ_TYPE_CRS, 1) else { return [] }
+        func codes(_ authority: String, _ type: PJ_TYPE = PJ_TYPE_CRS) -> Set<Int> {
+            guard let list = proj_get_codes_from_database(context.pointer, authority, type, 1) else { return [] }
             defer { proj_string_list_destroy(list) }
             var out = Set<Int>()
             var p = list
@@ -104,8 +107,14 @@ public final class SpatialReferenceCatalog: @unchecked Sendable {
             }
             return out
         }
-        epsg = codes("EPSG")
-        esri = codes("ESRI")
+        // A height-only system (NAVD88, 5703) or Earth-centred XYZ (4978) was taken as lon/lat and
+        // answered latitude in x, labelled with the code asked for.
+        func onAMap(_ authority: String) -> Set<Int> {
+            codes(authority, PJ_TYPE_GEOGRAPHIC_2D_CRS).union(codes(authority, PJ_TYPE_PROJECTED_CRS))
+        }
+        epsg = onAMap("EPSG")
+        esri = onAMap("ESRI")
+        otherCRS = codes("EPSG").union(codes("ESRI")).subtracting(epsg).subtracting(esri)
     }
 
     /// Refuses a wkid PROJ does not know as a CRS, or one whose transformation failed before.
@@ -114,6 +123,9 @@ public final class SpatialReferenceCatalog: @unchecked Sendable {
         let code = srs.latestWkid
         let known = srs.projDefinition.hasPrefix("ESRI:") ? esri.contains(code) : epsg.contains(code)
         guard known else {
+            if otherCRS.contains(code) {
+                throw LocusError(.invalidArgument, "wkid \(srs.wkid) is no system of positions on a map (it is vertical, geocentric or 3D): give a geographic 2D or projected one, such as 4326, 3857 or a State Plane zone")
+            }
             throw LocusError(.invalidArgument, "unknown or unsupported coordinate reference system: wkid \(srs.wkid) is no EPSG or Esri code PROJ knows")
         }
         if let failure = lock.withLock({ failures[code] }) { throw failure }

@@ -331,6 +331,12 @@ struct EsriGeocodeServer: Sendable {
             throw HTTPFailure(.badRequest, "reverseGeocode needs location: x,y or a point object", parameter: "location")
         }
         if let types = p.list("featureTypes"), !types.isEmpty {
+            // Esri's feature types; another word is a mistake to say so (it was "Unable to find address").
+            let known: Set<String> = ["pointaddress", "streetaddress", "streetint", "streetname", "distancemarker", "poi",
+                                      "subaddress", "postal", "locality", "streetmidblock", "streetbetween", "parcel"]
+            if let unknown = types.first(where: { !known.contains($0.lowercased()) }) {
+                throw HTTPFailure(.badRequest, "featureTypes: \"\(unknown.prefix(40))\" is no feature type (PointAddress, StreetAddress, StreetInt, StreetName, POI, Postal, Locality …)", parameter: "featureTypes")
+            }
             let answerable: Set<String> = ["pointaddress", "streetaddress"]
             guard types.contains(where: { answerable.contains($0.lowercased()) }) else {
                 throw HTTPFailure(.notFound, "Unable to find address for the specified location.", code: .notFound)

@@ -10,6 +10,11 @@ extension Operation {
             guard let target = a.object["request"], target != .null else {
                 throw WireError(.invalidArgument, "cancel needs \"request\": the id of the request to cancel")
             }
+            // An id is a string or a finite number; anything else names no request ("[1]" was
+            // not_found "no pending request with id null").
+            if case .string = target {} else if target.numericValue?.isFinite != true {
+                throw WireError(.invalidArgument, "request must be the id of a request, a string or a number, got \(target.typeName)")
+            }
             return target
         },
         encode: { target in ["request": target] },

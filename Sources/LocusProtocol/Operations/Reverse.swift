@@ -35,7 +35,12 @@ extension Operation {
             if !a.layers.isEmpty { out["layers"] = .array(a.layers.map(JSONValue.string)) }
             return out
         },
-        answeredBy: { _ in .eventLoop },
+        // Another system than WGS 84 or Web Mercator may take PROJ 100–300 ms to set up on a
+        // thread: on the workers, it holds up no other connection of the event loop (a client
+        // cycling through such systems held every connection's pings for up to 8.6 s).
+        answeredBy: { a in
+            a.request.spatialReference.isQuickToSetUp && (a.request.outSpatialReference?.isQuickToSetUp ?? true) ? .eventLoop : .workers
+        },
         run: { a, handler in try ReverseReply(a.request, layers: a.layers, locator: handler.locator) }
     )
 }

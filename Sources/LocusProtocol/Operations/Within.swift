@@ -4,7 +4,8 @@ import LocusWire
 
 extension Operation {
     /// On the event loop, but with `nearest_within` on the worker threads: the nearest polygon
-    /// within 50 km of a point far from all of them takes about a millisecond.
+    /// within 50 km of a point far from all of them takes about a millisecond; so does a point in
+    /// a system other than WGS 84 or Web Mercator (`Reverse.swift`).
     public static let within = Operation(
         name: "within",
         syntax: #"{"id":1,"op":"within","location":{"x":X,"y":Y,"wkid":4326},"layer":"neighborhoods","nearest_within":M}"#,
@@ -22,7 +23,7 @@ extension Operation {
             if let d = w.nearestWithin { out["nearest_within"] = .number(d) }
             return out
         },
-        answeredBy: { w in w.nearestWithin == nil ? .eventLoop : .workers },
+        answeredBy: { w in w.nearestWithin == nil && w.spatialReference.isQuickToSetUp ? .eventLoop : .workers },
         run: { w, handler in try handler.locator.within(w) }
     )
 }

@@ -1,0 +1,81 @@
+import NIOCore
+import NIOHTTPTypes
+
+/// Watches one HTTP connection: counts it (opened, closed) and closes it when a request's head
+/// does not arrive within `headTimeout` of the connection opening or of its last answer.
+///
+/// A client that sends a header line every few seconds and never ends the head is not idle to
+/// the idle timeout, and 1,100 of them held every connection the server takes (`/ready` and the
+/// map page timed out for as long as they stayed): nginx's `client_header_timeout`, here. An
+/// idle keep-alive connection is closed at the same bound, as proxies close theirs.
+final class HTTPConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let headTimeout: TimeAmount
+    private let observer: HTTPObserver
+    private var deadline: Scheduled<Void>?
+    private var counted = false
+
+    init(headTimeout: TimeAmount, observer: HTTPObserver) {
+        self.headTimeout = headTimeout
+        self.observer = observer
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { opened(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        opened(context)
+        context.fireChannelActive()
+    }
+
+    private func opened(_ context: ChannelHandlerContext) {
+        guard !counted else { return }
+        counted = true
+        observer.connectionOpened()
+        arm(context)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head = unwrapInboundIn(data) {
+            deadline?.cancel()
+            deadline = nil
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { arm(context) }
+        context.write(data, promise: promise)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        if counted {
+            counted = false
+            observer.connectionClosed()
+        }
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        if counted {
+            counted = false
+            observer.connectionClosed()
+        }
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: headTimeout) {
+            context.close(promise: nil)
+        }
+    }
+}

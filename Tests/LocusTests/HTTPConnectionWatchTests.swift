@@ -1,0 +1,53 @@
+import Hummingbird
+@testable import LocusHTTP
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import Testing
+
+/// An HTTP connection must send each request's head within the head timeout of opening or of its
+/// last answer: 1,100 clients trickling header lines held every connection, `/ready` timing out
+/// for minutes. Each connection is counted for `/metrics` (HTTP connections never were).
+@Suite struct HTTPConnectionWatchTests {
+    final class Counts: Sendable {
+        let box = NIOLockedValueBox((opened: 0, closed: 0))
+        var observer: HTTPObserver {
+            HTTPObserver(connectionOpened: { self.box.withLockedValue { $0.opened += 1 } },
+                         connectionClosed: { self.box.withLockedValue { $0.closed += 1 } })
+        }
+    }
+
+    func watched(_ counts: Counts) throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(HTTPConnectionWatch(headTimeout: .seconds(30), observer: counts.observer))
+        try channel.connect(to: .init(ipAddress: "127.0.0.1", port: 1)).wait()
+        return channel
+    }
+
+    @Test func aHeadThatNeverEndsIsClosed() throws {
+        let counts = Counts()
+        let channel = try watched(counts)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(29))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        #expect(counts.box.withLockedValue { $0 } == (1, 1))
+    }
+
+    @Test func aRequestInTimeAndItsAnswerRestartTheClock() throws {
+        let counts = Counts()
+        let channel = try watched(counts)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(20))
+        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .get, scheme: "http", authority: "x", path: "/health")))
+        // A long answer is not the client's delay.
+        channel.embeddedEventLoop.advanceTime(by: .seconds(40))
+        #expect(channel.isActive)
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        channel.embeddedEventLoop.advanceTime(by: .seconds(29))
+        #expect(channel.isActive)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        #expect(counts.box.withLockedValue { $0.opened } == 1)
+    }
+}
