@@ -247,6 +247,17 @@ package struct JSONParser {
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
         let length = i - start
+        if integerOnly, length <= 18 {
+            // No 18 characters overflow 64 bits: the plain loop (the checked one below cost
+            // 6 % of decoding a request line, `locus-bench protocol`).
+            var v: Int64 = 0
+            var k = start
+            let negative = bytes[k] == UInt8(ascii: "-")
+            if negative { k += 1 }
+            while k < i { v = v &* 10 &+ Int64(bytes[k] &- UInt8(ascii: "0")); k += 1 }
+            if negative { v = 0 &- v }
+            return exactIntegers ? .integer(v) : .number(Double(v))
+        }
         if integerOnly, length <= 20 {
             var v: Int64 = 0
             var k = start
