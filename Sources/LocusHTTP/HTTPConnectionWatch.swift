@@ -54,16 +54,13 @@ final class HTTPConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
-        if counted {
-            counted = false
-            observer.connectionClosed()
-        }
+        closed()
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    func handlerRemoved(context: ChannelHandlerContext) { closed() }
+
+    private func closed() {
         deadline?.cancel()
         deadline = nil
         if counted {
