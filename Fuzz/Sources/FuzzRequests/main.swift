@@ -136,6 +136,8 @@ enum ReplyID {
         switch id {
         case .string(let s)?: self = .string(Self.bytes(s))
         case .number(let d)? where d.isFinite: self = .number(d)
+        // A whole-number id is read as the integer it is (the reply echoes its digits).
+        case .integer(let i)?: self = .number(Double(i))
         default: self = .null
         }
     }
