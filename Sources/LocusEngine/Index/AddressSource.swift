@@ -128,20 +128,13 @@ public struct AddressColumns: Sendable, Equatable, Codable {
         /// Each part found, as the names of its columns ("number": "ADDRNO + ADDRNOSUF"): what a
         /// build reports, since a part found in no column (a directional) is silently missing.
         func described(_ header: [String]) -> [String: String] {
-            func names(_ columns: [Int]) -> String? {
-                let found = columns.filter { $0 < header.count }.map { header[$0] }
-                return found.isEmpty ? nil : found.joined(separator: " + ")
-            }
+            let parts: [(String, [Int?])] = [("number", number), ("street", street), ("address", [address]), ("city", [city]),
+                                             ("state", [state]), ("postcode", [postcode]), ("x", [x]), ("y", [y]), ("point", [point])]
             var out: [String: String] = [:]
-            out["number"] = names(number)
-            out["street"] = names(street)
-            out["address"] = names(address.map { [$0] } ?? [])
-            out["city"] = names(city.map { [$0] } ?? [])
-            out["state"] = names(state.map { [$0] } ?? [])
-            out["postcode"] = names(postcode.map { [$0] } ?? [])
-            out["x"] = names(x.map { [$0] } ?? [])
-            out["y"] = names(y.map { [$0] } ?? [])
-            out["point"] = names(point.map { [$0] } ?? [])
+            for (part, columns) in parts {
+                let found = columns.compactMap { $0 }.filter { $0 < header.count }.map { header[$0] }
+                if !found.isEmpty { out[part] = found.joined(separator: " + ") }
+            }
             return out
         }
 

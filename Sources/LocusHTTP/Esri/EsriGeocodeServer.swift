@@ -325,20 +325,23 @@ struct EsriGeocodeServer: Sendable {
 
     // MARK: reverseGeocode
 
+    /// Esri's `featureTypes`, lower case: another word is a mistake to say so (it was "Unable to
+    /// find address", as for a type Locus does not answer).
+    static let featureTypes: Set<String> = ["pointaddress", "streetaddress", "streetint", "streetname", "distancemarker", "poi",
+                                            "subaddress", "postal", "locality", "streetmidblock", "streetbetween", "parcel"]
+    /// The ones a reverse answer can be.
+    static let answerableFeatureTypes: Set<String> = ["pointaddress", "streetaddress"]
+
     func reverseGeocode(_ p: HTTPParameters, _ s: HTTPEngine.Session) throws(HTTPFailure) -> HTTPReply {
         let f = try EsriJSON.format(p)
         guard let (point, reference) = try EsriJSON.point(p, "location", defaultReference: .wgs84) else {
             throw HTTPFailure(.badRequest, "reverseGeocode needs location: x,y or a point object", parameter: "location")
         }
         if let types = p.list("featureTypes"), !types.isEmpty {
-            // Esri's feature types; another word is a mistake to say so (it was "Unable to find address").
-            let known: Set<String> = ["pointaddress", "streetaddress", "streetint", "streetname", "distancemarker", "poi",
-                                      "subaddress", "postal", "locality", "streetmidblock", "streetbetween", "parcel"]
-            if let unknown = types.first(where: { !known.contains($0.lowercased()) }) {
+            if let unknown = types.first(where: { !Self.featureTypes.contains($0.lowercased()) }) {
                 throw HTTPFailure(.badRequest, "featureTypes: \"\(unknown.prefix(40))\" is no feature type (PointAddress, StreetAddress, StreetInt, StreetName, POI, Postal, Locality …)", parameter: "featureTypes")
             }
-            let answerable: Set<String> = ["pointaddress", "streetaddress"]
-            guard types.contains(where: { answerable.contains($0.lowercased()) }) else {
+            guard types.contains(where: { Self.answerableFeatureTypes.contains($0.lowercased()) }) else {
                 throw HTTPFailure(.notFound, "Unable to find address for the specified location.", code: .notFound)
             }
         }
