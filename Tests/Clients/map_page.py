@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 import time
 
 CHROMIUM = "/usr/bin/chromium"
@@ -64,10 +65,15 @@ def main():
     from selenium.webdriver.support.ui import WebDriverWait
 
     os.makedirs(args.out, exist_ok=True)
+    # Chromium leaves an org.chromium.Chromium.* folder in $TMPDIR on every start; one folder
+    # of our own, removed on exit, keeps test runs from filling /tmp.
+    scratch = tempfile.TemporaryDirectory(prefix="locus-browser-")
+    os.environ["TMPDIR"] = scratch.name
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-              "--window-size=1280,800", "--disable-extensions", "--no-first-run"):
+              "--window-size=1280,800", "--disable-extensions", "--no-first-run",
+              "--user-data-dir=" + os.path.join(scratch.name, "profile")):
         options.add_argument(a)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     started = time.time()
@@ -214,6 +220,7 @@ def main():
         return 1
     finally:
         driver.quit()
+        scratch.cleanup()
     print(json.dumps(out))
     return 0
 

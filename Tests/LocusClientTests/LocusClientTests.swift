@@ -55,6 +55,7 @@ import Testing
     func asksARunningServer() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locus-client-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let socket = dir.appendingPathComponent("s.sock").path
         let serve = Process()
         serve.executableURL = try #require(Self.locusBinary)

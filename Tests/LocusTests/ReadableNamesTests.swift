@@ -37,7 +37,7 @@ import Testing
 /// not the code beside it; mixed case, not the capitals; the publisher's own id.
 @Suite struct LayerFieldTests {
     /// Three squares side by side, each with the fields given (one feature per entry).
-    static func build(_ properties: [String]) throws -> (Locator, IndexBuildReport) {
+    static func build(_ properties: [String], addresses: String? = nil) throws -> (Locator, IndexBuildReport) {
         let dir = TestSupport.temporaryDirectory()
         let features = properties.enumerated().map { i, p in
             let x = -73.9 + Double(i) * 0.01
@@ -49,8 +49,32 @@ import Testing
         try #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.write(to: file, atomically: true, encoding: .utf8)
         var config = IndexBuildConfiguration(output: dir.appendingPathComponent("a.locus").path)
         config.layers = [LayerSource(name: "nta", path: file.path)]
+        if let addresses {
+            let points = dir.appendingPathComponent("points.csv")
+            try addresses.write(to: points, atomically: true, encoding: .utf8)
+            config.addresses = points.path
+        }
         let report = try IndexBuilder.build(config)
         return (Locator(index: try LocusIndex(path: config.output)), report)
+    }
+
+    /// A neighbourhood typed with its town, on points that name no town (a city's own file has no
+    /// city column): the town is unknown there, not another one. "Noe Valley, San Francisco" found
+    /// nothing where "Noe Valley" was found; a word that is no town or state still finds no area.
+    @Test(arguments: [("Jackson Heights, New York", "Jackson Heights"), ("Jackson Heights, New York, NY", "Jackson Heights"),
+                      ("Jackson Heights New York NY 11372", "Jackson Heights"), ("Jackson Heights", "Jackson Heights"),
+                      ("Maspeth, New York", "Maspeth"), ("Maspeth, Queens, NY", "Maspeth")])
+    func aNeighbourhoodWithATownOnPointsWithout(_ text: String, _ name: String) throws {
+        let (locator, _) = try Self.build([
+            #""NTACode":"QN28","NTAName":"Jackson Heights""#,
+            #""NTACode":"QN29","NTAName":"Elmhurst""#,
+            #""NTACode":"QN30","NTAName":"Maspeth""#,
+        ], addresses: "H_NO,FULL_STREE,ZIPCODE,lon,lat\n37-13,74 ST,11372,-73.895,40.705\n")
+        let top = try #require(try locator.geocode(GeocodeRequest(.text(text))).candidates.first)
+        #expect(top.matchType == .neighbourhood && top.address == name && top.score >= 98)
+        for other in ["Jackson Heights Bakery", "Maspeth Bakery", "Maspeth, 74 St"] {
+            #expect(!(try locator.geocode(GeocodeRequest(.text(other))).candidates.contains { $0.matchType == .neighbourhood }), "\(other)")
+        }
     }
 
     /// New York's NTA layer: `NTACode` came before `NTAName` and was taken for the name ("QN28").

@@ -402,21 +402,38 @@ extension AddressSearch {
     /// The neighbourhoods a text names: a layer's name alone, or followed by its town, then
     /// its state and a ZIP code of the index, as people write a place ("Concordia, Portland,
     /// OR 97211"; "Hollywood Portland Oregon"). Another town after the name is no match.
-    func namedNeighbourhoods(_ tokens: [String]) -> [(index: Int, begun: Bool)] {
-        func isRegion(_ rest: ArraySlice<String>, of n: Neighbourhood) -> Bool {
+    func namedNeighbourhoods(_ tokens: [String], city typed: [String]? = nil, afterComma: [String] = []) -> [(index: Int, begun: Bool)] {
+        /// State, ZIP and country, each optional, and nothing else.
+        func isStateOn(_ rest: ArraySlice<String>, state: String) -> Bool {
             var rest = rest
-            if rest.isEmpty { return true }
-            guard let place = n.place else { return false }
-            let city = n.town.dropLast(n.stateWords)
-            guard !city.isEmpty, rest.starts(with: city) else { return false }
-            rest = rest.dropFirst(city.count)
-            let state = place.state.lowercased()
-            for k in [3, 2, 1] where rest.count >= k && AddressVocabulary.states[rest.prefix(k).joined(separator: " ")] == state {
+            for k in [3, 2, 1] where rest.count >= k {
+                guard let s = AddressVocabulary.states[rest.prefix(k).joined(separator: " ")], state.isEmpty || s == state else { continue }
                 rest = rest.dropFirst(k)
                 break
             }
             if let zip = rest.first, zip.count == 5, postcodes.contains(where: { $0.name == zip }) { rest = rest.dropFirst() }
             return rest.isEmpty || Self.countryWords.contains { rest.elementsEqual($0) }
+        }
+        func isRegion(_ rest: ArraySlice<String>, of n: Neighbourhood) -> Bool {
+            if rest.isEmpty { return true }
+            let city = n.town.dropLast(n.stateWords)
+            let state = n.place?.state.lowercased() ?? ""
+            if !city.isEmpty {
+                return rest.starts(with: city) && isStateOn(rest.dropFirst(city.count), state: state)
+            }
+            // Points with no town (a city's own file, no city column): a town the text names is
+            // unknown here, not another town ("Noe Valley, San Francisco" found nothing on San
+            // Francisco's file). A town after a comma, or the one the parser read followed by a
+            // state or ZIP: the last word of "Noe Valley Bakery" is read as a town too.
+            if rest.elementsEqual(afterComma) {
+                return (0...min(3, rest.count)).contains { t in
+                    rest.prefix(t).allSatisfy { $0.allSatisfy(\.isLetter) } && isStateOn(rest.dropFirst(t), state: state)
+                }
+            }
+            if let typed, !typed.isEmpty, rest.starts(with: typed), rest.count > typed.count {
+                return isStateOn(rest.dropFirst(typed.count), state: state)
+            }
+            return isStateOn(rest, state: state)
         }
         var out: [(index: Int, begun: Bool)] = []
         for i in neighbourhoods.indices {
@@ -439,6 +456,12 @@ extension AddressSearch {
             }
         }
         return out
+    }
+
+    /// The words after the first comma of `text`; none without one.
+    static func wordsAfterComma(_ text: String) -> [String] {
+        guard let comma = text.firstIndex(of: ",") else { return [] }
+        return AddressText.tokens(String(text[comma...]))
     }
 
     /// The parser's country names as words ("usa", "united states"), as a text may end with one.
@@ -577,7 +600,7 @@ extension AddressSearch {
             out.append(contentsOf: areaOnly(q, rawText: rawText))
         } else if q.number == nil {
             // "Concordia, Portland, OR 97211": the ZIP code is the region, not the answer.
-            for (i, begun) in namedNeighbourhoods(AddressText.tokens(rawText)) {
+            for (i, begun) in namedNeighbourhoods(AddressText.tokens(rawText), city: q.city, afterComma: Self.wordsAfterComma(rawText)) {
                 out.append(neighbourhoodMatch(i, begun: begun))
             }
         }
@@ -598,7 +621,7 @@ extension AddressSearch {
             out.append(areaMatch(area, type: .postcode, key: "z\(zip)", score: 100, notes: ["postcode \(zip)"]))
             if q.city == nil { return out }
         }
-        for (i, begun) in namedNeighbourhoods(tokens) {
+        for (i, begun) in namedNeighbourhoods(tokens, city: q.city, afterComma: Self.wordsAfterComma(rawText)) {
             out.append(neighbourhoodMatch(i, begun: begun))
         }
         // A city named after a street that was not found is where to look, not an answer to the
