@@ -61,22 +61,32 @@ public struct ColumnFinder: Sendable {
 
     public static let singleAddress = ["address", "full_address", "fulladdress", "street_address", "site_address", "address1",
                                        "address_line_1", "addressline1", "addr", "input_address", "single_line", "singleline",
-                                       "location_address", "mailing_address"]
+                                       "location_address", "mailing_address", "addr1", "address_1", "addr_line_1", "line1",
+                                       "street_line_1", "street_address_1"]
     public static let number = ["number", "house_number", "housenumber", "addr:housenumber", "add_num", "address_number", "addnum",
-                                "hnum", "st_num", "street_number", "house_no", "house"]
+                                "hnum", "st_num", "street_number", "house_no", "house", "housenum", "house_num", "hse_num",
+                                "addrno", "addno", "address_no", "street_no", "stnum", "streetnum", "h_no"]
     public static let street = ["street", "street_name", "streetname", "addr:street", "full_street", "fullname", "st_name",
-                                "full_street_name", "road"]
+                                "full_street_name", "road", "stname", "str_name", "street_full", "full_stree"]
     public static let city = ["city", "addr:city", "municipality", "town", "city_name", "jurisdiction", "place"]
     public static let state = ["state", "addr:state", "state_code", "province", "region"]
-    public static let postcode = ["postcode", "zip", "zipcode", "zip_code", "postal_code", "postalcode", "addr:postcode", "zip5"]
+    public static let postcode = ["postcode", "zip", "zipcode", "zip_code", "postal_code", "postalcode", "addr:postcode", "zip5",
+                                  "zip+4", "zip_4", "zip4", "post_code", "postal"]
     public static let x = ["lon", "longitude", "lng", "long", "x", "point_x", "easting", "xcoord", "x_coord"]
     public static let y = ["lat", "latitude", "y", "point_y", "northing", "ycoord", "y_coord"]
 }
 
 /// Appended column names that do not clash with the input's: a clash gets a `locus_` prefix.
 func unclashed(_ names: [String], header: [String]) -> [String] {
-    let taken = Set(header.map { $0.lowercased() })
-    return names.map { taken.contains($0.lowercased()) ? "locus_" + $0 : $0 }
+    // Prefixed until free: a file enriched twice already has `status` and `locus_status`, and
+    // its third pass wrote thirteen names twice.
+    var taken = Set(header.map { $0.lowercased() })
+    return names.map { name in
+        var out = name
+        while taken.contains(out.lowercased()) { out = "locus_" + out }
+        taken.insert(out.lowercased())
+        return out
+    }
 }
 
 /// A number formatted for CSV: fixed point, at most `decimals` places, no trailing zeros, never

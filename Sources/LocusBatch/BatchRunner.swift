@@ -26,6 +26,13 @@ public struct BatchSummary: Sendable {
     public var failed = 0
     public var categories: [String: Int] = [:]
     public var seconds = 0.0
+    /// Bytes of the input that were not UTF-8 and were read as Windows-1252 (this run's part).
+    public var windows1252Bytes = 0
+    /// Rows with more fields than the header (this run's): their extra fields follow the
+    /// appended columns, and a comma typed in an unquoted address ends up there.
+    public var longRows = 0
+    /// Empty lines between rows, skipped (this run's): output rows no longer follow input lines.
+    public var blankLines = 0
 }
 
 /// Streams a CSV through a job: a chunk of rows at a time, the chunk's rows worked on in
@@ -37,6 +44,12 @@ public enum BatchRunner {
                            progress: BatchProgress = BatchProgress()) async throws -> BatchSummary {
         let clock = ContinuousClock()
         let start = clock.now
+        // The output is written in place (a device or link stays what it is), so the input named
+        // again, or through a link, would be emptied while it is read.
+        var a = stat(), b = stat()
+        if stat(input.path, &a) == 0, stat(options.output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
+            throw LocusError(.invalidArgument, "\(options.output) is the input file: write the output to another file")
+        }
         let identity = Checkpoint.identity(of: input.path)
         var summary = BatchSummary()
         var record = Checkpoint(job: job.fingerprint, input: input.path, inputSize: identity.size, inputModified: identity.modified,
@@ -58,6 +71,8 @@ public enum BatchRunner {
             }
             record = existing
             summary.resumedRows = existing.rowsDone
+            summary.categories = existing.categories ?? [:]
+            summary.failed = existing.failed ?? 0
         } else {
             if options.resume, FileManager.default.fileExists(atPath: options.output),
                ((try? FileManager.default.attributesOfItem(atPath: options.output)[.size]) as? Int ?? 0) > 0 {
@@ -69,7 +84,7 @@ public enum BatchRunner {
             output.format(input.header + job.appendedColumns, into: &head)
             try output.write(head)
             record.outputBytes = output.size
-            try record.save(for: options.output)
+            if output.isRegularFile { try record.save(for: options.output) }
         }
 
         let workers = max(1, options.workers)
@@ -92,6 +107,7 @@ public enum BatchRunner {
                 } else if row.count < width {
                     output.format(row + [String](repeating: "", count: width - row.count) + outcome.fields, into: &bytes)
                 } else {
+                    summary.longRows += 1
                     var extra = Array(row[width...])
                     while extra.last?.isEmpty == true { extra.removeLast() }
                     output.format(Array(row[..<width]) + outcome.fields + extra, into: &bytes)
@@ -103,10 +119,15 @@ public enum BatchRunner {
             summary.rows += rows.count
             record.rowsDone += rows.count
             record.outputBytes = output.size
-            try record.save(for: options.output)
+            record.categories = summary.categories
+            record.failed = summary.failed
+            // A pipe or device (`-o /dev/stdout`) cannot be cut back to resume: no record beside it.
+            if output.isRegularFile { try record.save(for: options.output) }
             progress.update(rows: summary.rows, fraction: fraction)
         }
         progress.finish()
+        summary.windows1252Bytes = input.windows1252Bytes
+        summary.blankLines = input.blankLinesSkipped
         Checkpoint.remove(for: options.output)
         summary.seconds = (clock.now - start).inSeconds
         return summary

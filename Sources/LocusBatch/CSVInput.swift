@@ -22,23 +22,33 @@ public final class CSVInput {
     private let reader: CSVReader
     /// Data rows read so far.
     public private(set) var rowsRead = 0
+    /// Empty lines met between rows, skipped.
+    public private(set) var blankLinesSkipped = 0
 
     /// - Parameter delimiter: nil to tell it from the header line: the most frequent of `,` `;`
     ///   tab and `|` outside quotes.
     public init(path: String, delimiter: UnicodeScalar? = nil) throws(LocusError) {
         self.path = path
-        let style = try Self.sniff(path)
+        // The file is opened once and its head read once, then handed to the parser: a pipe or
+        // FIFO (`<(…)`, `mkfifo`) cannot be read twice (it hung, or had "no header").
+        let file = try CompressedFileReader(path: path)
+        self.file = file
+        var head = [UInt8](repeating: 0, count: 65_536)
+        let n = try head.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try file.read(into: b.baseAddress!, count: b.count) }
+        head.removeSubrange(n...)
+        let style = try Self.sniff(head, path: path)
         self.delimiter = delimiter ?? style.delimiter
         lineEnding = style.lineEnding
         hasByteOrderMark = style.bom
         fileSize = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
-        file = try CompressedFileReader(path: path)
-        stream = CompressedInputStream(reader: file, replacingInvalidUTF8: true)
+        stream = CompressedInputStream(reader: file, replacingInvalidUTF8: true, readingWindows1252: true, startingWith: head)
         do {
             reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: self.delimiter)
         } catch {
-            throw LocusError(.invalidArgument, "\(path) has no readable CSV header row")
+            // A file cut short within its first rows: say so, not that it has no header.
+            throw stream.readError ?? LocusError(.invalidArgument, "\(path) has no readable CSV header row")
         }
+        if let e = stream.readError { throw e }
         guard let header = reader.headerRow, !header.isEmpty, header != [""] else {
             throw LocusError(.invalidArgument, "\(path) is empty: a CSV with a header row is needed")
         }
@@ -50,6 +60,9 @@ public final class CSVInput {
     public func isDamaged(_ row: [String]) -> Bool {
         stream.replacedBytes > 0 && row.contains { $0.unicodeScalars.contains("\u{FFFD}") }
     }
+
+    /// Bytes that were not UTF-8 and were read as Windows-1252 (a spreadsheet's "CSV" export).
+    public var windows1252Bytes: Int { stream.windows1252Bytes }
 
     /// Progress through the file, 0…1.
     public var fraction: Double { fileSize > 0 ? min(1, Double(file.fileOffset) / Double(fileSize)) : 0 }
@@ -64,7 +77,10 @@ public final class CSVInput {
                 }
                 return nil
             }
-            if row.count == 1, row[0].isEmpty { continue }
+            if row.count == 1, row[0].isEmpty {
+                blankLinesSkipped += 1
+                continue
+            }
             rowsRead += 1
             return row
         }
@@ -76,11 +92,14 @@ public final class CSVInput {
         var bom = false
     }
 
-    static func sniff(_ path: String) throws(LocusError) -> Style {
-        let f = try CompressedFileReader(path: path)
-        var head = [UInt8](repeating: 0, count: 65_536)
-        let n = try head.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try f.read(into: b.baseAddress!, count: b.count) }
-        head.removeSubrange(n...)
+    static func sniff(_ bytes: [UInt8], path: String) throws(LocusError) -> Style {
+        var head = bytes
+        // Excel's "Unicode Text" and some exports: every other byte zero, read as bytes it gave
+        // a header " a d d r e s s " and rows that were halves of rows.
+        let zeros = head.prefix(4_096).lazy.filter { $0 == 0 }.count
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || zeros * 4 > min(head.count, 4_096) {
+            throw LocusError(.invalidArgument, "\(path) is UTF-16 text (a spreadsheet's \"Unicode Text\"): save it as CSV UTF-8, or convert it: iconv -f UTF-16 -t UTF-8")
+        }
         var style = Style()
         if head.starts(with: [0xEF, 0xBB, 0xBF]) {
             style.bom = true

@@ -17,26 +17,36 @@ public final class CSVOutput {
     /// Bytes in the file: where the next chunk goes, and what a checkpoint records.
     public private(set) var size: Int
 
+    /// Whether the output is a file on disk (it may be cut back and resumed); a pipe or device
+    /// (`/dev/stdout`) is written as it goes.
+    public let isRegularFile: Bool
+
     /// Opens `path` for writing: truncated to `resumeAt` bytes to continue an interrupted run,
-    /// else created empty.
+    /// else emptied. Opened where it is, never replaced: a device (`-o /dev/null`) stays a
+    /// device and a symbolic link is written through (Foundation's `createFile` wrote a new file
+    /// and renamed it over either, and as root over `/dev/stdout`).
     public init(path: String, delimiter: UnicodeScalar, lineEnding: String, resumeAt: Int? = nil) throws(LocusError) {
         self.path = path
         gzip = path.hasSuffix(".gz")
         self.delimiter = UInt8(truncatingIfNeeded: delimiter.value)
         self.lineEnding = Array(lineEnding.utf8)
-        let fm = FileManager.default
-        if resumeAt == nil || !fm.fileExists(atPath: path) {
-            guard fm.createFile(atPath: path, contents: nil) else {
-                throw LocusError(.invalidArgument, "cannot create \(path)")
-            }
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw LocusError(.invalidArgument, "cannot open \(path) for writing: \(String(cString: strerror(errno)))")
         }
-        guard let h = FileHandle(forUpdatingAtPath: path) else { throw LocusError(.invalidArgument, "cannot open \(path) for writing") }
-        handle = h
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        isRegularFile = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        guard isRegularFile else {
+            guard resumeAt == nil else { throw LocusError(.invalidArgument, "\(path) is not a file: a run into it cannot be resumed") }
+            size = 0
+            return
+        }
         // From the resume record, a file anyone can edit: a negative offset is refused, not a trap.
         guard let keep = UInt64(exactly: resumeAt ?? 0) else { throw LocusError(.invalidArgument, "the resume record of \(path) is damaged") }
         do {
-            try h.truncate(atOffset: keep)
-            try h.seekToEnd()
+            try handle.truncate(atOffset: keep)
+            try handle.seekToEnd()
             size = Int(keep)
         } catch {
             throw LocusError(.invalidArgument, "cannot write \(path): \(error.localizedDescription)")
@@ -71,7 +81,7 @@ public final class CSVOutput {
         let bytes = gzip ? try GzipMember.compress(chunk) : chunk
         do {
             try handle.write(contentsOf: bytes)
-            try handle.synchronize()
+            if isRegularFile { try handle.synchronize() }
         } catch {
             throw LocusError(.invalidArgument, "cannot write \(path): \(error.localizedDescription)")
         }

@@ -14,6 +14,11 @@ struct Checkpoint: Codable, Equatable {
     var inputModified: Double
     var rowsDone: Int
     var outputBytes: Int
+    /// The rows done so far by outcome, and those not answered: a resumed run's summary and exit
+    /// status count the whole output, not only its own rows (10 failed rows before a kill were
+    /// "matched 100 %", exit 0). Optional: records written before they were kept have none.
+    var categories: [String: Int]?
+    var failed: Int?
 
     static func path(for output: String) -> String { output + ".locus-resume" }
 

@@ -36,6 +36,11 @@ struct BatchFileOptions: ParsableArguments {
         if let delimiter, delimiter != "\\t", delimiter.unicodeScalars.count != 1 {
             throw ValidationError("--delimiter must be one character (or \\t)")
         }
+        // A quote or line break cannot separate fields, and a delimiter beyond ASCII was written as
+        // one byte of it: output that no reader, this one included, reads back.
+        if let d = delimiterScalar, !d.isASCII || d == "\"" || d == "\r" || d == "\n" {
+            throw ValidationError("--delimiter must be an ASCII character other than a quote or a line break")
+        }
         if let workers, !(1...1_024).contains(workers) { throw ValidationError("--workers must be 1 … 1024") }
         guard (1...64).contains(connections) else { throw ValidationError("--connections must be 1 … 64") }
         if input == output { throw ValidationError("the output must not be the input") }
@@ -66,7 +71,8 @@ struct BatchFileOptions: ParsableArguments {
         for l in layers where !available.contains(l) {
             throw LocusError(.notFound, "no layer named \"\(l)\" (this index has: \(available.isEmpty ? "none" : available.joined(separator: ", ")))")
         }
-        return layers
+        var seen = Set<String>()
+        return layers.filter { seen.insert($0).inserted }
     }
 
     /// On Ctrl-C or SIGTERM, says how far the job got and how to go on, then exits 130. Whatever
@@ -137,6 +143,15 @@ struct BatchFileOptions: ParsableArguments {
             + (summary.resumedRows > 0 ? " (\(BatchProgress.grouped(summary.resumedRows)) from the interrupted run)" : "")
             + String(format: " in %.1f s, %@ rows/s; %@", summary.seconds, BatchProgress.grouped(Int(rate)), describe)]
         lines += report(summary)
+        if summary.longRows > 0 {
+            lines.append("  \(BatchProgress.grouped(summary.longRows)) rows had more fields than the header (an unquoted comma?): the extra fields follow the appended columns")
+        }
+        if summary.blankLines > 0 {
+            lines.append("  \(BatchProgress.grouped(summary.blankLines)) empty lines were skipped")
+        }
+        if summary.windows1252Bytes > 0 {
+            lines.append("  \(BatchProgress.grouped(summary.windows1252Bytes)) bytes were not UTF-8 and were read as Windows-1252 (a spreadsheet's CSV export); the output is UTF-8")
+        }
         lines.append("wrote \(output)")
         if json {
             Output.json(BatchReport(summary, output: output))
@@ -157,13 +172,26 @@ struct BatchFileOptions: ParsableArguments {
     }
 }
 
+/// The spatial reference of `wkid`, refused before the first row when PROJ cannot place points
+/// in it (`--out-wkid 99999999` failed every matched row of a whole file, one by one).
+func checkedSpatialReference(_ wkid: Int, _ option: String) throws -> SpatialReference {
+    let srs = try SpatialReference(wkid: wkid)
+    do {
+        try SpatialReferenceCatalog.shared.check(srs)
+        if !srs.isGeographicWGS84 { _ = try CoordinateTransform(from: .wgs84, to: srs) }
+    } catch let error as LocusError {
+        throw LocusError(.invalidArgument, "\(option) \(wkid): \(error.message)")
+    }
+    return srs
+}
+
 /// "matched 430,012 (98.8 %): point_address 400,000, …" from a summary's categories.
 func categoryLine(_ label: String, _ names: [String], _ s: BatchSummary) -> String? {
     let parts = names.compactMap { n in s.categories[n].map { "\(n) \(BatchProgress.grouped($0))" } }
     let total = names.reduce(0) { $0 + (s.categories[$1] ?? 0) }
     guard total > 0 else { return nil }
     // Floored, so that 15 unmatched rows of 435,177 never read as "100.00 %" matched.
-    let pct = (Double(total) * 10_000 / Double(max(1, s.rows))).rounded(.down) / 100
+    let pct = (Double(total) * 10_000 / Double(max(1, s.rows + s.resumedRows))).rounded(.down) / 100
     let shown = pct == 0 ? "<0.01" : String(format: "%.2f", pct)
     return "  \(label) \(BatchProgress.grouped(total)) (\(shown) %)" + (parts.count > 1 || parts.first?.hasPrefix(label) == false ? ": " + parts.joined(separator: ", ") : "")
 }
@@ -213,7 +241,7 @@ extension Locus {
                 columns.postcode = postcodeColumn
                 let (index, available) = try await files.source(.search)
                 let job = try EnrichJob(header: input.header, columns: columns, layers: try files.layers(available: available),
-                                        outSpatialReference: try SpatialReference(wkid: outWkid), minScore: minScore)
+                                        outSpatialReference: try checkedSpatialReference(outWkid, "--out-wkid"), minScore: minScore)
                 try await files.run(job, input: input, loadIndex: { index }, describe: job.columnsDescription) { s in
                     let matched = s.categories.keys.filter { !["unmatched", "failed"].contains($0) }.sorted { s.categories[$0]! > s.categories[$1]! }
                     return [categoryLine("matched", matched, s), categoryLine("unmatched", ["unmatched"], s), categoryLine("failed", ["failed"], s)].compactMap { $0 }
@@ -261,7 +289,7 @@ extension Locus {
                 try CommandError.requireInput(files.input, "the input CSV")
                 let input = try CSVInput(path: files.input, delimiter: files.delimiterScalar)
                 let (index, available) = try await files.source(reverse ? [.layers, .addresses] : .layers)
-                let job = try AssignJob(header: input.header, xColumn: xColumn, yColumn: yColumn, spatialReference: try SpatialReference(wkid: wkid),
+                let job = try AssignJob(header: input.header, xColumn: xColumn, yColumn: yColumn, spatialReference: try checkedSpatialReference(wkid, "--wkid"),
                                         layers: try files.layers(available: available), nearestWithin: nearestWithin,
                                         reverseWithin: reverse ? maxDistance : nil)
                 try await files.run(job, input: input, loadIndex: { index }, describe: job.columnsDescription) { s in
@@ -298,6 +326,8 @@ struct BatchReport: Encodable {
     /// Rows counted as not answered (unmatched or failed): the exit status is 2 when any are.
     var failed: Int
     var output: String
+    /// Input bytes read as Windows-1252 because they were not UTF-8; absent when none were.
+    var windows1252Bytes: Int?
 
     init(_ s: BatchSummary, output: String) {
         rows = s.rows + s.resumedRows
@@ -307,11 +337,13 @@ struct BatchReport: Encodable {
         categories = s.categories
         failed = s.failed
         self.output = output
+        windows1252Bytes = s.windows1252Bytes > 0 ? s.windows1252Bytes : nil
     }
 
     enum CodingKeys: String, CodingKey {
         case rows, seconds, categories, failed, output
         case resumedRows = "resumed_rows"
         case rowsPerSecond = "rows_per_second"
+        case windows1252Bytes = "windows1252_bytes"
     }
 }

@@ -338,7 +338,8 @@ import Testing
         let dir = TestSupport.temporaryDirectory()
         let input = dir.appendingPathComponent("bad.csv").path
         var bytes = Array("id,address\n1,6132 ne 34th ave portland\n2,61".utf8)
-        bytes += [0xFF, 0xC3]
+        // Bytes that are neither UTF-8 nor Windows-1252 (which a byte that is not UTF-8 is read as).
+        bytes += [0x81, 0x9D]
         bytes += Array("32 ne 34th ave\n3,6132 ne 34th ave portland\n".utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: input))
         let out = dir.appendingPathComponent("bad.out.csv").path

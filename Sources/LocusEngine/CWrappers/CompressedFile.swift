@@ -28,10 +28,12 @@ public final class CompressedFileReader {
     /// Reads up to `count` bytes; 0 at the end of the file.
     public func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(LocusError) -> Int {
         let n = gzread(file, buffer, UInt32(min(count, Int(Int32.max))))
-        if n < 0 {
-            var errnum: Int32 = 0
-            let message = gzerror(file, &errnum).map { String(cString: $0) } ?? "read error"
-            throw LocusError(.importFailed, "cannot read compressed data: \(message)")
+        var errnum: Int32 = 0
+        let message = gzerror(file, &errnum).map { String(cString: $0) } ?? "read error"
+        // A `.gz` cut short reads as a short file, its last row cut mid-word, unless the end is
+        // checked: zlib reports "unexpected end of file" only through `gzerror`, with a read of 0.
+        if n < 0 || (n == 0 && errnum != Z_OK) {
+            throw LocusError(.importFailed, "cannot read compressed data: \(message)\(errnum == Z_BUF_ERROR ? " (the file is cut short)" : "")")
         }
         return Int(n)
     }
@@ -57,11 +59,27 @@ public final class CompressedInputStream: InputStream {
     private var carry: [UInt8] = []
     /// Bytes replaced by U+FFFD so far.
     public private(set) var replacedBytes = 0
+    /// Bytes read as Windows-1252 so far.
+    public private(set) var windows1252Bytes = 0
+    private let windows1252: Bool
 
-    public init(reader: CompressedFileReader, replacingInvalidUTF8: Bool = false) {
+    /// - Parameter readingWindows1252: with `replacingInvalidUTF8`, read a byte that is not UTF-8
+    ///   as the Windows-1252 character it is in a spreadsheet's "CSV" export ("Caf\u{E9}" is
+    ///   "Café"); only the five bytes that code page leaves undefined become U+FFFD.
+    /// - Parameter head: bytes already read from `reader` (to look at the file's first line),
+    ///   given out first.
+    public init(reader: CompressedFileReader, replacingInvalidUTF8: Bool = false, readingWindows1252: Bool = false,
+                startingWith head: [UInt8] = []) {
         self.reader = reader
+        windows1252 = readingWindows1252
         repairs = replacingInvalidUTF8
         if repairs { raw = [UInt8](repeating: 0, count: 1 << 16) }
+        if repairs {
+            carry = head
+        } else if !head.isEmpty {
+            buffer = head
+            end = head.count
+        }
         super.init(data: Data())
     }
 
@@ -96,10 +114,11 @@ public final class CompressedInputStream: InputStream {
                     return
                 }
                 let input = carry + raw[..<n]
-                let repaired = UTF8Repair.repair(input, final: n == 0)
+                let repaired = UTF8Repair.repair(input, final: n == 0, windows1252: windows1252)
                 buffer = repaired.output
                 carry = Array(input[repaired.consumed...])
                 replacedBytes += repaired.replaced
+                windows1252Bytes += repaired.windows1252
                 start = 0
                 end = buffer.count
             }
@@ -159,9 +178,27 @@ public enum UTF8Repair {
     /// - Returns: the repaired bytes, how many input bytes they account for, and how many bytes
     ///   were replaced.
     public static func repair(_ input: [UInt8], final: Bool) -> (output: [UInt8], consumed: Int, replaced: Int) {
+        let r = repair(input, final: final, windows1252: false)
+        return (r.output, r.consumed, r.replaced)
+    }
+
+    /// Windows-1252's characters for 0x80…0x9F (nil where it defines none); 0xA0…0xFF are
+    /// Latin-1's, the code points of the same numbers.
+    static let windows1252High: [Unicode.Scalar?] = [
+        "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
+        "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
+        nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
+        "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
+    ]
+
+    /// - Parameter windows1252: read a byte that is not UTF-8 as its Windows-1252 character
+    ///   (counted in `windows1252`) rather than U+FFFD.
+    public static func repair(_ input: [UInt8], final: Bool, windows1252: Bool)
+        -> (output: [UInt8], consumed: Int, replaced: Int, windows1252: Int) {
         var out: [UInt8] = []
         out.reserveCapacity(input.count)
         var replaced = 0
+        var reread = 0
         var i = 0
         let n = input.count
         while i < n {
@@ -188,7 +225,7 @@ public enum UTF8Repair {
             while valid, k < length {
                 guard i + k < n else {
                     // Cut by the end of the input: wait for the rest unless there is none.
-                    if !final { return (out, i, replaced) }
+                    if !final { return (out, i, replaced, reread) }
                     valid = false
                     break
                 }
@@ -199,12 +236,16 @@ public enum UTF8Repair {
             if valid {
                 out.append(contentsOf: input[i..<(i + length)])
                 i += length
+            } else if windows1252, let scalar = b >= 0xA0 ? Unicode.Scalar(b) : windows1252High[Int(b) - 0x80] {
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                reread += 1
+                i += 1
             } else {
                 out.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 replaced += 1
                 i += 1
             }
         }
-        return (out, n, replaced)
+        return (out, n, replaced, reread)
     }
 }
