@@ -65,6 +65,10 @@ public struct EnrichJob: BatchJob {
                                      "match_city", "match_state", "match_postcode"] + layers, header: header)
     }
 
+    /// Most lines an address field may hold (street, unit, town, country): more is rows taken in
+    /// by an open quote.
+    static let mostAddressLines = 4
+
     /// Which columns were used, in words, for the summary.
     public var columnsDescription: String {
         func name(_ i: Int?) -> String? { i.map { "\"\(header[$0])\"" } }
@@ -121,6 +125,17 @@ public struct EnrichJob: BatchJob {
         let empty = [String](repeating: "", count: appendedColumns.count - 2)
         guard let request = request(row) else {
             return RowOutcome(fields: ["failed", "no address in this row"] + empty, category: "failed", failed: true)
+        }
+        // A quote not followed by the delimiter (`"6131 NE 34th Ave" ,x`) leaves the field open
+        // until the next quote, the rows between taken into it: the reason names the cause (it was
+        // "no candidate", or "address text is 40444 bytes").
+        let text: String = switch fields {
+        case .line(let a, _, _, _): a < row.count ? row[a] : ""
+        case .parts(_, let street, _, _, _): street < row.count ? row[street] : ""
+        }
+        if case let lines = text.utf8.lazy.filter({ $0 == 0x0A }).count + 1, lines > Self.mostAddressLines {
+            return RowOutcome(fields: ["failed", "the address runs over \(lines) lines: a quote left open in the input (one not followed by the delimiter) took the rows after it into this field"] + empty,
+                              category: "failed", failed: true)
         }
         do {
             let result = try await backend.geocode(request, outSpatialReference: outSpatialReference)

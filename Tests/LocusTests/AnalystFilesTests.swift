@@ -133,3 +133,23 @@ extension AnalystFilesTests {
         #expect(try String(contentsOfFile: out, encoding: .utf8).contains(" Portland, OR 97211"))
     }
 }
+
+extension AnalystFilesTests {
+    /// A space after a closing quote leaves the field open: the rows after it are taken into it.
+    /// The row is failed with that cause (it was "no candidate"); a field of a few lines is an
+    /// address written over lines, and geocoded.
+    @Test func rowsTakenInByAnOpenQuoteAreNamedSo() throws {
+        var text = "id,address,note\n1,\"6131 NE 34th Ave\" ,x\n"
+        for k in 2...6 { text += "\(k),6132 NE 34th Ave,y\n" }
+        let input = try file("open.csv", Array(text.utf8))
+        let out = dir.appendingPathComponent("open.out").path
+        _ = try enrich(input, out)
+        let rows = parseCSV(try String(contentsOfFile: out, encoding: .utf8))
+        #expect(rows.first?["reason"]?.contains("quote left open") == true, "\(rows.first ?? [:])")
+        let lines = try file("lines.csv", Array("id,address\n1,\"6132 NE 34th Ave\nPortland, OR\"\n".utf8))
+        let linesOut = dir.appendingPathComponent("lines.out").path
+        _ = try enrich(lines, linesOut)
+        let written = parseCSV(try String(contentsOfFile: linesOut, encoding: .utf8))
+        #expect(written.first?["match_type"] == "point_address", "\(written.first ?? [:])")
+    }
+}
