@@ -206,20 +206,21 @@ public final class ConnectionHandler: ChannelDuplexHandler {
     /// workers (a batch hands over requests it has not started), then the queues. The request is
     /// answered `cancelled`; false when there is none.
     private func cancel(_ target: RequestID, by id: RequestID?) -> Bool {
-        let found: (op: String, received: ContinuousClock.Instant)?
+        let found: (id: RequestID?, op: String, received: ContinuousClock.Instant)?
         if let item = batch?.cancel(target) {
-            found = (item.request.op, item.received)
-        } else if let i = offloaded.firstIndex(where: { !$0.cancelled && $0.id == target }) {
+            found = (item.id, item.request.op, item.received)
+        } else if let i = offloaded.firstIndex(where: { !$0.cancelled && $0.id?.namesSameRequest(as: target) == true }) {
             offloaded[i].cancelled = true
-            found = (offloaded[i].request.op, offloaded[i].received)
-        } else if let i = pending.firstIndex(where: { !$0.cancelled && $0.id == target }) {
+            found = (offloaded[i].id, offloaded[i].request.op, offloaded[i].received)
+        } else if let i = pending.firstIndex(where: { !$0.cancelled && $0.id?.namesSameRequest(as: target) == true }) {
             pending[i].cancelled = true
-            found = (pending[i].request.op, pending[i].received)
+            found = (pending[i].id, pending[i].request.op, pending[i].received)
         } else {
             found = nil
         }
         guard let found else { return false }
-        fail(id: target, op: found.op, WireError(.cancelled, "cancelled by request \((id ?? .null).idDescription)"), since: found.received)
+        // Answered with its own id as it was sent ("id":5), whichever way the cancel wrote it.
+        fail(id: found.id, op: found.op, WireError(.cancelled, "cancelled by request \((id ?? .null).idDescription)"), since: found.received)
         return true
     }
 

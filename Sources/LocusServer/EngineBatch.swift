@@ -60,7 +60,7 @@ final class EngineBatch: Sendable {
     /// Cancels the first item with `id` that has not started; nil when none is left to cancel.
     func cancel(_ id: RequestID) -> Item? {
         progress.withLockedValue { p in
-            for i in p.started..<items.count where !p.cancelled[i] && items[i].id == id {
+            for i in p.started..<items.count where !p.cancelled[i] && items[i].id?.namesSameRequest(as: id) == true {
                 p.cancelled[i] = true
                 return items[i]
             }

@@ -27,3 +27,15 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// Whether `other` names the request this id names: whole numbers compare as numbers, so a
+    /// `cancel` of `5.0` reaches the request sent as `"id":5` (ids are read as integers when
+    /// they are whole, and 5.0 is a double: it matched nothing).
+    package func namesSameRequest(as other: JSONValue) -> Bool {
+        switch (self, other) {
+        case let (.integer(a), .number(b)), let (.number(b), .integer(a)): Int64(exactly: b) == a
+        default: self == other
+        }
+    }
+}

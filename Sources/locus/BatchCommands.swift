@@ -176,10 +176,10 @@ struct BatchFileOptions: ParsableArguments {
 /// in it (`--out-wkid 99999999` failed every matched row of a whole file, one by one).
 func checkedSpatialReference(_ wkid: Int, _ option: String) throws -> SpatialReference {
     let srs = try SpatialReference(wkid: wkid)
-    do {
+    do throws(LocusError) {
         try SpatialReferenceCatalog.shared.check(srs)
         if !srs.isGeographicWGS84 { _ = try CoordinateTransform(from: .wgs84, to: srs) }
-    } catch let error as LocusError {
+    } catch {
         throw LocusError(.invalidArgument, "\(option) \(wkid): \(error.message)")
     }
     return srs

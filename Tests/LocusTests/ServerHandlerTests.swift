@@ -151,6 +151,21 @@ import Testing
         #expect(Self.code(try #require(replies.first { $0["id"] as? Int == 3 })) == "not_found")
     }
 
+    /// A whole number written with a fraction names the same request: `"request":1.0` cancels the
+    /// request sent as `"id":1` (it found nothing once whole ids were read as integers), and the
+    /// cancelled request is answered with its id as sent.
+    @Test func cancelByAWholeNumberWrittenOtherwise() throws {
+        let (ch, _) = try channel { $0.turnBudget = .seconds(10) }
+        try ch.writeInbound(ByteBuffer(string: #"{"id":1,"op":"geocode","text":"100 ne alpha st"}"# + "\n" + #"{"id":2,"op":"cancel","request":1.0}"# + "\n"))
+        settle(ch)
+        var text = ""
+        while var b = try ch.readOutbound(as: ByteBuffer.self) { text += b.readString(length: b.readableBytes) ?? "" }
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2, "\(text)")
+        #expect(lines.contains { $0.contains(#""id":1,"#) && $0.contains("cancelled") }, "\(text)")
+        #expect(!text.contains(#""id":1.0"#), "\(text)")
+    }
+
     @Test func cancelReachesARequestHandedToTheWorkersButNotYetStarted() throws {
         let (ch, stats) = try channel()
         // One read: the three geocodes go to the workers as one batch, which has not run yet.
