@@ -129,11 +129,11 @@ public struct EnrichJob: BatchJob {
         // A quote not followed by the delimiter (`"6131 NE 34th Ave" ,x`) leaves the field open
         // until the next quote, the rows between taken into it: the reason names the cause (it was
         // "no candidate", or "address text is 40444 bytes").
-        let text: String = switch fields {
-        case .line(let a, _, _, _): a < row.count ? row[a] : ""
-        case .parts(_, let street, _, _, _): street < row.count ? row[street] : ""
+        let text: String? = switch fields {
+        case .line(let a, _, _, _): value(row, a)
+        case .parts(_, let street, _, _, _): value(row, street)
         }
-        if case let lines = text.utf8.lazy.filter({ $0 == 0x0A }).count + 1, lines > Self.mostAddressLines {
+        if let text, case let lines = text.utf8.lazy.filter({ $0 == 0x0A }).count + 1, lines > Self.mostAddressLines {
             return RowOutcome(fields: ["failed", "the address runs over \(lines) lines: a quote left open in the input (one not followed by the delimiter) took the rows after it into this field"] + empty,
                               category: "failed", failed: true)
         }

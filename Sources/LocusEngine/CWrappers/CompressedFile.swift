@@ -73,8 +73,8 @@ public final class CompressedInputStream: InputStream {
         self.reader = reader
         windows1252 = readingWindows1252
         repairs = replacingInvalidUTF8
-        if repairs { raw = [UInt8](repeating: 0, count: 1 << 16) }
         if repairs {
+            raw = [UInt8](repeating: 0, count: 1 << 16)
             carry = head
         } else if !head.isEmpty {
             buffer = head
