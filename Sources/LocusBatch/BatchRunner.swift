@@ -81,6 +81,7 @@ public enum BatchRunner {
             Checkpoint.remove(for: options.output)
             output = try CSVOutput(path: options.output, delimiter: input.delimiter, lineEnding: input.lineEnding)
             var head: [UInt8] = input.hasByteOrderMark ? [0xEF, 0xBB, 0xBF] : []
+            if input.separatorLine { head += Array("sep=".utf8) + [UInt8(truncatingIfNeeded: input.delimiter.value)] + Array(input.lineEnding.utf8) }
             output.format(input.header + job.appendedColumns, into: &head)
             try output.write(head)
             record.outputBytes = output.size
@@ -91,10 +92,10 @@ public enum BatchRunner {
         let reader = ChunkReader(input: input, size: options.chunkRows)
         var nextChunk = Task { try await reader.read() }
         while true {
-            let (rows, damaged, fraction) = try await nextChunk.value
+            let (rows, damaged, fraction, stop) = try await nextChunk.value
             if rows.isEmpty { break }
             // The next chunk is parsed while this one is worked on.
-            nextChunk = Task { try await reader.read() }
+            if stop == nil { nextChunk = Task { try await reader.read() } }
             let outcomes = try await process(rows, damaged: damaged, job: job, workers: workers, makeBackend: makeBackend)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(rows.count * 160)
@@ -124,6 +125,8 @@ public enum BatchRunner {
             // A pipe or device (`-o /dev/stdout`) cannot be cut back to resume: no record beside it.
             if output.isRegularFile { try record.save(for: options.output) }
             progress.update(rows: summary.rows, fraction: fraction)
+            // The rows read before the file's error are written, then the error ends the job.
+            if let stop { throw stop }
         }
         progress.finish()
         summary.windows1252Bytes = input.windows1252Bytes
@@ -173,22 +176,27 @@ final class ChunkReader: @unchecked Sendable {
         self.size = size
     }
 
-    /// The next rows (empty at the end), which of them held bytes that are not UTF-8, and how far
-    /// through the file they reach.
-    func read() async throws -> (rows: [[String]], damaged: Set<Int>, fraction: Double) {
+    /// The next rows (empty at the end), which of them held bytes that are not UTF-8, how far
+    /// through the file they reach, and the error that ended the reading after them (a `.gz` cut
+    /// short, a quote never closed): the rows before it are kept, not lost with their chunk.
+    func read() async throws -> (rows: [[String]], damaged: Set<Int>, fraction: Double, stop: (any Error)?) {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
+                var rows: [[String]] = []
+                rows.reserveCapacity(self.size)
+                var damaged = Set<Int>()
                 do {
-                    var rows: [[String]] = []
-                    rows.reserveCapacity(self.size)
-                    var damaged = Set<Int>()
                     while rows.count < self.size, let row = try self.input.next() {
                         if self.input.isDamaged(row) { damaged.insert(rows.count) }
                         rows.append(row)
                     }
-                    continuation.resume(returning: (rows, damaged, self.input.fraction))
+                    continuation.resume(returning: (rows, damaged, self.input.fraction, nil))
                 } catch {
-                    continuation.resume(throwing: error)
+                    if rows.isEmpty {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: (rows, damaged, self.input.fraction, error))
+                    }
                 }
             }
         }

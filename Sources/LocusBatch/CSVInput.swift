@@ -15,19 +15,30 @@ public final class CSVInput {
     public let lineEnding: String
     /// The file began with a UTF-8 byte-order mark (spreadsheets write one); the output gets one too.
     public let hasByteOrderMark: Bool
+    /// The file began with Excel's `sep=;` line naming its delimiter; the output gets one too, so
+    /// that Excel opens it in columns as it did the input.
+    public let separatorLine: Bool
     /// Bytes of the file on disk (compressed, for a `.gz`).
     public let fileSize: Int
     private let file: CompressedFileReader
     private let stream: CompressedInputStream
+    private let records: RecordBound
     private let reader: CSVReader
     /// Data rows read so far.
     public private(set) var rowsRead = 0
     /// Empty lines met between rows, skipped.
     public private(set) var blankLinesSkipped = 0
 
+    /// The most bytes one row may take. A quote left open takes every row after it into one field
+    /// (CSV.swift has no bound: a 300 MB file with a stray quote on line 2 peaked at 695 MB); a
+    /// file's rows of addresses are far below this, a row with a WKT polygon column too.
+    public static let maxRecordBytes = 16 << 20
+
     /// - Parameter delimiter: nil to tell it from the header line: the most frequent of `,` `;`
     ///   tab and `|` outside quotes.
-    public init(path: String, delimiter: UnicodeScalar? = nil) throws(LocusError) {
+    /// - Parameter maxRecordBytes: a row longer than this ends the reading with an error naming
+    ///   its line.
+    public init(path: String, delimiter: UnicodeScalar? = nil, maxRecordBytes: Int = CSVInput.maxRecordBytes) throws(LocusError) {
         self.path = path
         // The file is opened once and its head read once, then handed to the parser: a pipe or
         // FIFO (`<(…)`, `mkfifo`) cannot be read twice (it hung, or had "no header").
@@ -37,18 +48,23 @@ public final class CSVInput {
         let n = try head.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try file.read(into: b.baseAddress!, count: b.count) }
         head.removeSubrange(n...)
         let style = try Self.sniff(head, path: path)
+        // The parser reads from the header row on: Excel's line naming the delimiter goes.
+        head.removeSubrange((style.bom ? 3 : 0)..<(style.bom ? 3 : 0) + style.separatorLine)
+        separatorLine = style.separatorLine > 0
         self.delimiter = delimiter ?? style.delimiter
         lineEnding = style.lineEnding
         hasByteOrderMark = style.bom
         fileSize = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
         stream = CompressedInputStream(reader: file, replacingInvalidUTF8: true, readingWindows1252: true, startingWith: head)
+        records = RecordBound(stream, delimiter: UInt8(truncatingIfNeeded: self.delimiter.value), limit: maxRecordBytes, path: path,
+                              firstLine: separatorLine ? 2 : 1)
         do {
-            reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: self.delimiter)
+            reader = try CSVReader(stream: records, hasHeaderRow: true, delimiter: self.delimiter)
         } catch {
             // A file cut short within its first rows: say so, not that it has no header.
-            throw stream.readError ?? LocusError(.invalidArgument, "\(path) has no readable CSV header row")
+            throw stream.readError ?? records.failure ?? LocusError(.invalidArgument, "\(path) has no readable CSV header row")
         }
-        if let e = stream.readError { throw e }
+        if let e = stream.readError ?? records.failure { throw e }
         guard let header = reader.headerRow, !header.isEmpty, header != [""] else {
             throw LocusError(.invalidArgument, "\(path) is empty: a CSV with a header row is needed")
         }
@@ -71,12 +87,15 @@ public final class CSVInput {
     public func next() throws(LocusError) -> [String]? {
         while true {
             guard let row = reader.next() else {
-                if let e = stream.readError { throw e }
+                if let e = readError { throw e }
                 if reader.error != nil {
                     throw LocusError(.invalidArgument, "\(path) is not valid UTF-8 CSV after data row \(rowsRead)")
                 }
                 return nil
             }
+            // A read error is met only while a row is being read, and the reader gives out what it
+            // had of that row as a whole one: "3405 NE Ains" at the cut of a `.gz`.
+            if let e = readError { throw e }
             if row.count == 1, row[0].isEmpty {
                 blankLinesSkipped += 1
                 continue
@@ -86,10 +105,14 @@ public final class CSVInput {
         }
     }
 
+    private var readError: LocusError? { stream.readError ?? records.failure }
+
     struct Style {
         var delimiter: UnicodeScalar = ","
         var lineEnding = "\n"
         var bom = false
+        /// Bytes of a first line `sep=X` (Excel's way to name the delimiter), line end included.
+        var separatorLine = 0
     }
 
     static func sniff(_ bytes: [UInt8], path: String) throws(LocusError) -> Style {
@@ -104,6 +127,17 @@ public final class CSVInput {
         if head.starts(with: [0xEF, 0xBB, 0xBF]) {
             style.bom = true
             head.removeFirst(3)
+        }
+        if head.count >= 6, head.starts(with: Array("sep=".utf8)), head[5] == 0x0A || head[5] == 0x0D, head[4] < 0x80,
+           head[4] != UInt8(ascii: "\""), head[4] != 0x0A, head[4] != 0x0D {
+            style.delimiter = UnicodeScalar(head[4])
+            style.separatorLine = head[5] == 0x0D && head.count > 6 && head[6] == 0x0A ? 7 : 6
+            head.removeFirst(style.separatorLine)
+            for (i, b) in head.enumerated() where b == 0x0A {
+                if i > 0, head[i - 1] == 0x0D { style.lineEnding = "\r\n" }
+                break
+            }
+            return style
         }
         var counts: [UInt8: Int] = [:]
         var quoted = false
@@ -125,4 +159,106 @@ public final class CSVInput {
         if let best { style.delimiter = UnicodeScalar(best.delimiter) }
         return style
     }
+}
+
+/// Passes a CSV's bytes through and ends the stream with an error when one row runs over `limit`
+/// bytes, naming the line it began on and whether a quote was open.
+///
+/// It follows CSV.swift's reading (a quote opens a field only at its start; `""` within one is a
+/// quote; a quote followed by anything but a delimiter or line end does not close it) on bytes:
+/// the delimiter, quote and line ends are ASCII, which never occurs inside a UTF-8 sequence.
+final class RecordBound: InputStream {
+    private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
+
+    private let base: InputStream
+    private let delimiter: UInt8
+    private let limit: Int
+    private let path: String
+    private var state = State.fieldStart
+    /// Bytes given out, and where the current row began.
+    private var offset = 0
+    private var rowStart = 0
+    private var line = 1
+    private var rowLine = 1
+    private var quoteLine = 1
+    /// The error found in bytes not yet asked for: the bytes before it are given out first, so
+    /// the rows they complete are read.
+    private var pending: LocusError?
+    private(set) var failure: LocusError?
+
+    init(_ base: InputStream, delimiter: UInt8, limit: Int, path: String, firstLine: Int) {
+        self.base = base
+        line = firstLine
+        rowLine = firstLine
+        self.delimiter = delimiter
+        self.limit = max(1, limit)
+        self.path = path
+        super.init(data: Data())
+    }
+
+    override func open() { base.open() }
+    override func close() { base.close() }
+    override var streamStatus: Stream.Status { failure != nil ? .error : base.streamStatus }
+    override var streamError: (any Error)? { failure ?? base.streamError }
+    // A pending error is a byte to read: asked for, the read fails, and the reader does not take
+    // the row cut at the bound for a whole one at the end of the file.
+    override var hasBytesAvailable: Bool { pending != nil || failure != nil || base.hasBytesAvailable }
+
+    override func read(_ out: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+        if failure != nil { return -1 }
+        if let p = pending {
+            failure = p
+            return -1
+        }
+        let n = base.read(out, maxLength: len)
+        guard n > 0 else { return n }
+        let quote = UInt8(ascii: "\""), lf = UInt8(0x0A), cr = UInt8(0x0D)
+        for i in 0..<n {
+            let b = out[i]
+            switch state {
+            case .fieldStart, .unquoted:
+                if b == lf || b == cr {
+                    state = .fieldStart
+                    rowStart = offset + i + 1
+                    rowLine = line + (b == lf ? 1 : 0)
+                } else if b == delimiter {
+                    state = .fieldStart
+                } else if state == .fieldStart, b == quote {
+                    state = .quoted
+                    quoteLine = line
+                } else {
+                    state = .unquoted
+                }
+            case .quoted:
+                if b == quote { state = .quoteInQuoted }
+            case .quoteInQuoted:
+                if b == lf || b == cr {
+                    state = .fieldStart
+                    rowStart = offset + i + 1
+                    rowLine = line + (b == lf ? 1 : 0)
+                } else if b == delimiter {
+                    state = .fieldStart
+                } else {
+                    state = .quoted
+                }
+            }
+            if b == lf { line += 1 }
+            if offset + i + 1 - rowStart > limit {
+                let size = limit >= 1 << 20 ? "\(limit >> 20) MB" : "\(limit) bytes"
+                pending = state == .quoted || state == .quoteInQuoted
+                    ? LocusError(.importFailed, "\(path): the quote opened on line \(quoteLine) is not closed within \(size), so every row after it would be read as one field; close it, or write a quote inside a field twice (\"\")")
+                    : LocusError(.importFailed, "\(path): the row on line \(rowLine) is longer than \(size): this is not a CSV of one address per row")
+                offset += i
+                if i == 0 {
+                    failure = pending
+                    return -1
+                }
+                return i
+            }
+        }
+        offset += n
+        return n
+    }
+
+    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>) -> Bool { false }
 }

@@ -30,13 +30,16 @@ public final class CSVOutput {
         gzip = path.hasSuffix(".gz")
         self.delimiter = UInt8(truncatingIfNeeded: delimiter.value)
         self.lineEnding = Array(lineEnding.utf8)
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        // Standard output is written through its own descriptor: opened again by name, a file the
+        // shell redirected it to (`>> log`) was opened at its start and cut to nothing.
+        let standardOutput = path == "/dev/stdout"
+        let fd = standardOutput ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw LocusError(.invalidArgument, "cannot open \(path) for writing: \(String(cString: strerror(errno)))")
         }
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
-        isRegularFile = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        isRegularFile = !standardOutput && fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         guard isRegularFile else {
             guard resumeAt == nil else { throw LocusError(.invalidArgument, "\(path) is not a file: a run into it cannot be resumed") }
             size = 0

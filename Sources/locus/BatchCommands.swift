@@ -11,9 +11,12 @@ import UnixSignals
 
 /// What `enrich` and `assign` share: files, CSV style, parallelism, resume, failures.
 struct BatchFileOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Input CSV (or .csv.gz) with a header row.", valueName: "in.csv"))
+    // "-" is the standard stream, as for most Unix tools (it was taken as a file named "-").
+    @Argument(help: ArgumentHelp("Input CSV (or .csv.gz) with a header row; - for standard input.", valueName: "in.csv"),
+              transform: { $0 == "-" ? "/dev/stdin" : $0 })
     var input: String
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output CSV; .gz to compress it.", valueName: "out.csv"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Output CSV; .gz to compress it; - for standard output.", valueName: "out.csv"),
+            transform: { $0 == "-" ? "/dev/stdout" : $0 })
     var output: String
     @Option(help: ArgumentHelp("Field delimiter of the input (and output). Default: told from the header line.", valueName: "char"))
     var delimiter: String?
@@ -44,6 +47,9 @@ struct BatchFileOptions: ParsableArguments {
         if let workers, !(1...1_024).contains(workers) { throw ValidationError("--workers must be 1 … 1024") }
         guard (1...64).contains(connections) else { throw ValidationError("--connections must be 1 … 64") }
         if input == output { throw ValidationError("the output must not be the input") }
+        if json, output == "/dev/stdout" {
+            throw ValidationError("--json prints the summary on standard output, where -o - writes the rows: name an output file")
+        }
     }
 
     var delimiterScalar: UnicodeScalar? {

@@ -1,4 +1,5 @@
 import Foundation
+import LocusBatch
 import LocusCore
 import Testing
 
@@ -44,7 +45,7 @@ import Testing
     }
 
     /// A `.gz` cut short is an error, not a shorter file whose last row is cut mid-word (it was
-    /// "2 rows, matched 100 %", the second "3405 NE Ains").
+    /// "2 rows, matched 100 %", the second "3405 NE Ains"); the rows before the cut are written.
     @Test func aCompressedFileCutShortIsAnError() throws {
         let whole = try file("whole.csv", Self.twoRows)
         let gz = try TestSupport.run(URL(fileURLWithPath: "/bin/gzip"), ["-k", whole])
@@ -52,8 +53,14 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: whole + ".gz"))
         for cut in [8, bytes.count / 2] {
             let input = try file("cut-\(cut).csv.gz", Array(bytes.prefix(bytes.count - cut)))
-            let r = try enrich(input, dir.appendingPathComponent("cut-\(cut).out").path)
+            let out = dir.appendingPathComponent("cut-\(cut).out").path
+            let r = try enrich(input, out)
             #expect(r.status == 65 && r.stderr.contains("cut short"), "\(cut): \(r.stderr)")
+            // The rows read before the cut are written (they were lost with their chunk), and
+            // none cut mid-word.
+            let written = parseCSV((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").compactMap { $0["address"] }
+            #expect(written.allSatisfy { ["6132 NE 34th Ave", "3405 NE Ainsworth St"].contains($0) }, "\(written)")
+            if cut == 8 { #expect(written.count == 2, "\(written)") }
         }
     }
 
@@ -151,5 +158,70 @@ extension AnalystFilesTests {
         _ = try enrich(lines, linesOut)
         let written = parseCSV(try String(contentsOfFile: linesOut, encoding: .utf8))
         #expect(written.first?["match_type"] == "point_address", "\(written.first ?? [:])")
+    }
+}
+
+extension AnalystFilesTests {
+    /// A quote never closed took every row after it into one field, with no bound (a 300 MB file
+    /// with a stray quote on line 2 peaked at 695 MB, exit 0, one row). Now the reading stops at
+    /// 16 MB with exit 65 naming the quote's line, and the rows before it are written.
+    @Test func aQuoteNeverClosedIsNamedWithinBoundedMemory() throws {
+        var text = "id,address,note\n1,6131 NE 34th Ave,x\n2,\"6132 NE 34th Ave\" ,x\n"
+        text.reserveCapacity(18 << 20)
+        for k in 3..<900_000 { text += "\(k),6132 NE 34th Ave,y\n" }
+        let input = try file("stray.csv", Array(text.utf8))
+        let out = dir.appendingPathComponent("stray.out").path
+        let r = try enrich(input, out, ["--allow-failures"])
+        #expect(r.status == 65 && r.stderr.contains("quote opened on line 3 is not closed within 16 MB"), "\(r.status) \(r.stderr)")
+        #expect(parseCSV(try String(contentsOfFile: out, encoding: .utf8)).map { $0["id"] } == ["1"])
+    }
+
+    /// The bound, on the reader itself: rows before a row over the bound are read whole, quoted
+    /// fields over lines and `""` within the bound are rows like others, and the error names the
+    /// long row's line.
+    @Test func aRowOverTheBoundIsNamedByItsLine() throws {
+        let text = "a,b\n1,\"x \"\"y\"\"\nz\"\r\n2,plain\n3," + String(repeating: "w", count: 100) + "\n4,after\n"
+        let input = try CSVInput(path: try file("bound.csv", Array(text.utf8)), maxRecordBytes: 64)
+        #expect(try input.next() == ["1", "x \"y\"\nz"])
+        #expect(try input.next() == ["2", "plain"])
+        #expect(throws: LocusError.self) { _ = try input.next() }
+        do { _ = try input.next() } catch { #expect(error.message.contains("row on line 5 is longer than 64 bytes"), "\(error.message)") }
+    }
+}
+
+extension AnalystFilesTests {
+    /// "-" is standard input and output, as for other Unix tools (it was a file named "-"), and
+    /// standard output is written where the shell left it: `-o /dev/stdout >> log` cut the log to
+    /// nothing and wrote from its start.
+    @Test func aDashIsTheStandardStream() throws {
+        let input = try file("in.csv", Self.twoRows)
+        let out = dir.appendingPathComponent("log.txt").path
+        for o in ["-", "/dev/stdout"] {
+            try Data("before\n".utf8).write(to: URL(fileURLWithPath: out))
+            let r = try TestSupport.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" enrich - -o \(o) --index \"$1\" < \"$2\" >> \"$3\"",
+                                                                          TestSupport.locusBinary.path, index, input, out], timeout: 60)
+            #expect(r.status == 0, "\(r.stderr)")
+            let text = try String(contentsOfFile: out, encoding: .utf8)
+            #expect(text.hasPrefix("before\nid,address,"), "\(o): \(text)")
+            #expect(parseCSV(String(text.dropFirst(7))).map { $0["match_type"] } == ["point_address", "point_address"], "\(o): \(text)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+        let both = try enrich(input, "-", ["--json"])
+        #expect(both.status == 64 && both.stdout.contains("--json"), "\(both.stdout)")
+    }
+}
+
+extension AnalystFilesTests {
+    /// Excel's first line naming the delimiter (`sep=;`) was read as the header: "no address
+    /// column". It names the delimiter, and the output keeps it, so Excel opens it in columns too.
+    @Test func excelsSeparatorLine() throws {
+        let input = try file("sep.csv", [0xEF, 0xBB, 0xBF] + Array("sep=;\r\nid;address\r\n1;6132 NE 34th Ave\r\n".utf8))
+        let out = dir.appendingPathComponent("sep.out").path
+        let r = try enrich(input, out)
+        #expect(r.status == 0, "\(r.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF] + Array("sep=;\r\nid;address;status;".utf8)), "\(text)")
+        #expect(text.contains("1;6132 NE 34th Ave;matched;"), "\(text)")
     }
 }

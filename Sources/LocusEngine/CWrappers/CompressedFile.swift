@@ -50,6 +50,8 @@ public final class CompressedInputStream: InputStream {
     private let reader: CompressedFileReader
     private var status: Stream.Status = .notOpen
     private var failure: LocusError?
+    /// A read error met while bytes were held back, raised once they are given out.
+    private var pending: LocusError?
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var start = 0
     private var end = 0
@@ -99,7 +101,7 @@ public final class CompressedInputStream: InputStream {
 
     private func fill() {
         guard status == .open, start == end else { return }
-        do {
+        do throws(LocusError) {
             guard repairs else {
                 let n = try buffer.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try reader.read(into: b.baseAddress!, count: b.count) }
                 start = 0
@@ -108,7 +110,18 @@ public final class CompressedInputStream: InputStream {
                 return
             }
             while start == end {
-                let n = try raw.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try reader.read(into: b.baseAddress!, count: b.count) }
+                if let pending {
+                    throw pending
+                }
+                let n: Int
+                do throws(LocusError) {
+                    n = try raw.withUnsafeMutableBufferPointer { (b) throws(LocusError) in try reader.read(into: b.baseAddress!, count: b.count) }
+                } catch where !carry.isEmpty {
+                    // The bytes held back (the file's head, a sequence cut by a read) are given out
+                    // before the error: they hold the rows read before a `.gz`'s cut.
+                    pending = error
+                    n = 0
+                }
                 if n == 0, carry.isEmpty {
                     status = .atEnd
                     return
