@@ -1,4 +1,5 @@
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Watches one HTTP connection: counts it (opened, closed) and closes it when a request's head
@@ -52,6 +53,19 @@ final class HTTPConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = unwrapOutboundIn(data) { arm(context) }
         context.write(data, promise: promise)
     }
+
+    /// A request NIO's parser refuses (a head over 80 KB, a bad chunk size) gets its 400 with
+    /// `Connection: close`, but nothing closed the connection: the parser stopped reading and a
+    /// client sending a 10 MB header held it until the head timeout. It is closed `linger` after
+    /// the 400: closed (or its output shut) at once, the 400 was never sent.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is HTTPParserError {
+            context.eventLoop.assumeIsolated().scheduleTask(in: Self.linger) { context.close(promise: nil) }
+        }
+        context.fireErrorCaught(error)
+    }
+
+    static let linger = TimeAmount.seconds(1)
 
     func channelInactive(context: ChannelHandlerContext) {
         closed()

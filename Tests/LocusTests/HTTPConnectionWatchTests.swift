@@ -3,6 +3,7 @@ import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
+import NIOHTTP1
 import NIOHTTPTypes
 import Testing
 
@@ -49,5 +50,18 @@ import Testing
         channel.embeddedEventLoop.advanceTime(by: .seconds(2))
         #expect(!channel.isActive)
         #expect(counts.box.withLockedValue { $0.opened } == 1)
+    }
+}
+
+extension HTTPConnectionWatchTests {
+    /// A head NIO's parser refuses (over 80 KB) got its 400, but the connection stayed open until
+    /// the head timeout, the client's 10 MB header unread: it is closed after a short linger.
+    @Test func aHeadTheParserRefusesClosesItsConnection() throws {
+        let counts = Counts()
+        let channel = try watched(counts)
+        channel.pipeline.fireErrorCaught(HTTPParserError.headerOverflow)
+        channel.embeddedEventLoop.advanceTime(by: HTTPConnectionWatch.linger + .milliseconds(1))
+        #expect(!channel.isActive)
+        #expect(counts.box.withLockedValue { $0 } == (1, 1))
     }
 }
