@@ -216,30 +216,23 @@ final class RecordBound: InputStream {
         for i in 0..<n {
             let b = out[i]
             switch state {
-            case .fieldStart, .unquoted:
+            case .quoted:
+                if b == quote { state = .quoteInQuoted }
+            case .fieldStart, .unquoted, .quoteInQuoted:
+                // Outside a quote, and just after one, a line end ends the row, a delimiter the field.
                 if b == lf || b == cr {
                     state = .fieldStart
                     rowStart = offset + i + 1
                     rowLine = line + (b == lf ? 1 : 0)
                 } else if b == delimiter {
                     state = .fieldStart
+                } else if state == .quoteInQuoted {
+                    state = .quoted
                 } else if state == .fieldStart, b == quote {
                     state = .quoted
                     quoteLine = line
                 } else {
                     state = .unquoted
-                }
-            case .quoted:
-                if b == quote { state = .quoteInQuoted }
-            case .quoteInQuoted:
-                if b == lf || b == cr {
-                    state = .fieldStart
-                    rowStart = offset + i + 1
-                    rowLine = line + (b == lf ? 1 : 0)
-                } else if b == delimiter {
-                    state = .fieldStart
-                } else {
-                    state = .quoted
                 }
             }
             if b == lf { line += 1 }
