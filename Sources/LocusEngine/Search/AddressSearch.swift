@@ -455,16 +455,39 @@ public final class AddressSearch: Sendable {
         String(s.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
     }
 
-    /// Street names' typo matches already worked out for one query. An intersection tries each
-    /// street again with the other's direction, and a direction is not part of the name: the same
-    /// name's typo search ran up to ten times in one query (8.5 ms for 74 bytes the fuzzer found).
-    final class TypoMemo {
+    /// What one query has already worked out that its other readings ask again. An intersection
+    /// tries each street again with the other's direction, and a direction is not part of the
+    /// name: the same name's typo search ran up to ten times in one query (8.5 ms for 74 bytes the
+    /// fuzzer found). A text is read again without a misspelling's fix and with its last word as a
+    /// town, and each reading places the number on the same streets: "3000 mlk jr blvt" searched
+    /// "martin luther king jr blvt" for typos twice and read the city's grid for SE Martin Luther
+    /// King Jr Blvd twice.
+    final class QueryMemo {
         private var cores: [String: [(String, Int)]] = [:]
+        private var gridPlaces: [GridPlaceKey: (location: GeoPoint, spread: Double)?] = [:]
+
+        struct GridPlaceKey: Hashable {
+            var number: Int
+            var street: Int32
+            var place: Int
+            var members: Int
+        }
 
         func fuzzyCores(_ key: String, in search: AddressSearch) -> [(String, Int)] {
             if let known = cores[key] { return known }
             let found = search.fuzzyCores(key)
             cores[key] = found
+            return found
+        }
+
+        /// `gridPlace`, once per number and street place (whose addresses `members` are: a street
+        /// place's are always all of them).
+        func gridPlace(_ number: Int, street: Int32, place k: Int, members: [Int32], in search: AddressSearch)
+            -> (location: GeoPoint, spread: Double)? {
+            let key = GridPlaceKey(number: number, street: street, place: k, members: members.count)
+            if let known = gridPlaces[key] { return known }
+            let found = search.gridPlace(number, street: street, place: k, members: members)
+            gridPlaces[key] = .some(found)
             return found
         }
     }

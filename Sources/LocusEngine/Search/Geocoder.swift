@@ -79,9 +79,10 @@ extension AddressSearch {
             guard let found = lookup(key: key) else { return nil }
             matches = [found]
         case .text(let text):
+            let memo = QueryMemo()
             func read(_ text: String) -> (ParsedAddress, [ScoredMatch]) {
                 let parsed = parser.parse(text)
-                var found = geocode(parsed, rawText: text)
+                var found = geocode(parsed, rawText: text, memo: memo)
                 if parsed.city == nil, parsed.postcode == nil, request.near == nil { rankCitiesBySize(&found) }
                 return (parsed, found)
             }
@@ -113,7 +114,7 @@ extension AddressSearch {
                     var q = parsed
                     q.street.removeLast(k)
                     q.city = town
-                    matches += Self.secondReading(geocode(q, rawText: text), "\"\(town.joined(separator: " "))\" read as the town")
+                    matches += Self.secondReading(geocode(q, rawText: text, memo: memo), "\"\(town.joined(separator: " "))\" read as the town")
                 }
             }
         case .fields(let number, let street, let city, let postcode):
@@ -473,12 +474,12 @@ extension AddressSearch {
 
     // MARK: Free text
 
-    func geocode(_ q: ParsedAddress, rawText: String) -> [ScoredMatch] {
+    func geocode(_ q: ParsedAddress, rawText: String, memo: QueryMemo = QueryMemo()) -> [ScoredMatch] {
         if let last = q.blockEnd, let first = q.number?.value, q.crossStreet == nil {
             var house = q
             house.blockEnd = nil
             house.number = HouseNumber(value: Self.middle(ofBlock: first, last))
-            return geocode(house, rawText: rawText).map { asBlock($0, first, last) ?? $0 }
+            return geocode(house, rawText: rawText, memo: memo).map { asBlock($0, first, last) ?? $0 }
         }
         var q = q
         if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
@@ -495,7 +496,7 @@ extension AddressSearch {
         // ("Cannon Ln" exists, but the house is on "Canyon Ln").
         for fuzzy in [false, true] {
             if fuzzy, q.number == nil ? !out.isEmpty : out.contains(where: { $0.matchType != .street }) { break }
-            let found = matchStreets(q.street, fuzzyOnly: fuzzy)
+            let found = matchStreets(q.street, fuzzyOnly: fuzzy, memo: memo)
             // A directional or type the user gave is evidence: when a street agrees with all of it,
             // a street that contradicts it answers only below that street's own fallback.
             let agreeing = Set(found.filter { !contradicts(asked, streets[Int($0.0)].parts) }.map(\.0))
@@ -539,7 +540,7 @@ extension AddressSearch {
                     out.append(contentsOf: streetMatches(street: street, q: q, penalty: p, notes: n))
                     continue
                 }
-                let houses = houseMatches(street: street, number: number, q: q, penalty: p, notes: n)
+                let houses = houseMatches(street: street, number: number, q: q, penalty: p, notes: n, memo: memo)
                 if houses.isEmpty {
                     // The street is right even where its numbers cannot place the house: say so
                     // rather than offer another street that has the number.
@@ -642,7 +643,7 @@ extension AddressSearch {
     ///
     /// A synonym's street competes with what the text names as typed (an old name may still be a
     /// street elsewhere), one point behind it.
-    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false, memo: TypoMemo? = nil) -> [(Int32, Double, [String])] {
+    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
         guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly, memo: memo) }
         let note = "\"\(typed.joined(separator: " "))\" read as \"\(replaced.joined(separator: " "))\" (synonym, −1)"
         var best: [Int32: (Double, [String])] = [:]
@@ -651,7 +652,7 @@ extension AddressSearch {
         return best.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
     }
 
-    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool, memo: TypoMemo? = nil) -> [(Int32, Double, [String])] {
+    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
         var baseNotes: [String] = []
         var parts = StreetNameParts(tokens: tokens)
         var basePenalty = 0.0
@@ -827,7 +828,8 @@ extension AddressSearch {
         return (p, notes)
     }
 
-    func houseMatches(street: Int32, number: HouseNumber, q: ParsedAddress, penalty: Double, notes: [String]) -> [ScoredMatch] {
+    func houseMatches(street: Int32, number: HouseNumber, q: ParsedAddress, penalty: Double, notes: [String],
+                      memo: QueryMemo? = nil) -> [ScoredMatch] {
         let runs = addressRuns(onStreet: street)
         let points = addresses.points
         var out: [ScoredMatch] = []
@@ -877,7 +879,7 @@ extension AddressSearch {
         // the street runs through (numbers restart at city limits).
         for (k, members) in zip(places(ofStreet: street), addressesByStreetPlace(street, considering: q, runs: runs))
         where !members.isEmpty && named(streetPlaces[k].locality) {
-            if var m = placeNumber(number, among: members, street: street, place: k, q: q, penalty: penalty, notes: notes) {
+            if var m = placeNumber(number, among: members, street: street, place: k, q: q, penalty: penalty, notes: notes, memo: memo) {
                 m.support = members.count
                 out.append(m)
             }
@@ -997,7 +999,7 @@ extension AddressSearch {
     /// or where the street has no line, by the city's grid (`gridPlaced`). `k` is the street place
     /// whose addresses `members` are.
     func placeNumber(_ number: HouseNumber, among members: [Int32], street: Int32, place k: Int, q: ParsedAddress, penalty: Double,
-                     notes: [String]) -> ScoredMatch? {
+                     notes: [String], memo: QueryMemo? = nil) -> ScoredMatch? {
         let points = addresses.points
         let n = number.value
         var lowerSame: Int?, upperSame: Int?, lowerAny: Int?, upperAny: Int?
@@ -1055,7 +1057,7 @@ extension AddressSearch {
         let gap = [lowerAny, upperAny].compactMap { $0.map { abs(Int(points.number(Int(members[$0]))) - n) } }.min() ?? 0
         if penalty < Self.gridPenaltyLimit, best == nil || gap >= Self.gridBeyondNumbers,
            let m = gridPlaced(number, street: street, place: k, members: members, q: q, penalty: penalty, notes: notes,
-                              spread: best == nil ? Self.gridSpreadOverStreet : Self.gridSpreadOverLine, line: best) {
+                              spread: best == nil ? Self.gridSpreadOverStreet : Self.gridSpreadOverLine, line: best, memo: memo) {
             return m
         }
         // Between two known numbers further apart than an interpolation spans, where the grid
