@@ -100,14 +100,11 @@ import Testing
         index.search?.prepare()
         let locator = Locator(index: index)
         let found = "61t & th land rlgr\u{FFFD}  or`e\u{8}\u{5}\u{0}orr\u{FFFD}\u{FFFD}and\u{FFFD}|\u{7}\u{FFFD}r\u{0}\u{0}\u{0}\u{0}\u{FFFD}\u{FFFD}\u{3DE}"
-        let clock = ContinuousClock()
-        var times: [Duration] = []
-        for _ in 0..<11 {
-            let start = clock.now
-            #expect(try locator.geocode(GeocodeRequest(.text(found))).candidates.isEmpty)
-            times.append(clock.now - start)
+        let time = try Self.fastestOf11 {
+            let answer = try locator.geocode(GeocodeRequest(.text(found)))
+            #expect(answer.candidates.isEmpty)
         }
-        #expect(times.sorted()[5] < .milliseconds(2), "median of 11")
+        #expect(time < .milliseconds(2), "fastest of 11")
         // A character no name has is still a typo like any other: one in place of a letter matches.
         let typo = try locator.geocode(GeocodeRequest(.text("NE Killingsw\u{FFFD}rth St & NE 34th Ave")))
         #expect(typo.candidates.first?.address.hasPrefix("NE Killingsworth St & NE 34th Ave") == true)
@@ -124,13 +121,45 @@ import Testing
         index.search?.prepare()
         let locator = Locator(index: index)
         let found = "6132\u{0C}ke 1w\u{FFFD}>\u{06}\u{FFFD}nvil/4th3 a)\u{05}`" + String(repeating: "\u{05}", count: 29) + "l613\u{FFFD}>4&horland"
-        let clock = ContinuousClock()
-        var times: [Duration] = []
-        for _ in 0..<11 {
-            let start = clock.now
-            _ = try locator.geocode(GeocodeRequest(.text(found)))
-            times.append(clock.now - start)
+        let time = try Self.fastestOf11 { _ = try locator.geocode(GeocodeRequest(.text(found))) }
+        #expect(time < .milliseconds(2), "fastest of 11")
+    }
+
+    /// The geocoder fuzzer in CI: "3000 mlk jr blvt", 11.3 ms of CPU (instrumented) at best of 3,
+    /// 2.2 ms in a release build. Its two readings ("blvt" a misspelt type, then a town) each
+    /// searched "martin luther king jr blvt" for typos twice (as typed, then typos only) and
+    /// placed 3000 on SE Martin Luther King Jr Blvd, whose points stop at 1800, by every way the
+    /// city's grid runs; each grid reading fetched a few thousand points from the address table
+    /// to keep those within reach. Now once each per query, from the grid's own arrays: 1.0 ms.
+    /// Against the same address typed in full, in the same run (this machine's speed varies
+    /// fourfold between hosts): some 15 times its cost before, 6.3 after.
+    @Test(.timeLimit(.minutes(1)))
+    func aMisspeltTypeOnInitialsReadsEachStreetOnce() throws {
+        let index = try TestSupport.portland()
+        index.search?.prepare()
+        let locator = Locator(index: index)
+        let misspelt = GeocodeRequest(.text("3000 mlk jr blvt")), typed = GeocodeRequest(.text("3000 NE MLK Jr Blvd"))
+        #expect(try locator.geocode(misspelt).candidates.first?.address.hasPrefix("3000 NE Martin Luther King Jr Blvd") == true)
+        let cost = try Self.fastestOf11 { _ = try locator.geocode(misspelt) }
+        let peer = try Self.fastestOf11 { _ = try locator.geocode(typed) }
+        #expect(cost < peer * 10, "\(cost) against \(peer) for the address typed in full")
+    }
+
+    /// The calling thread's CPU time for `body`, the fastest of 11 runs: the work itself, whatever
+    /// else the machine runs (the wall clock's median of 11 went over its bound in a full test
+    /// run, beside the other suites).
+    static func fastestOf11(_ body: () throws -> Void) rethrows -> Duration {
+        func now() -> Duration {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return .seconds(t.tv_sec) + .nanoseconds(t.tv_nsec)
         }
-        #expect(times.sorted()[5] < .milliseconds(2), "median of 11")
+        var fastest = Duration.seconds(1_000)
+        for _ in 0..<11 {
+            let start = now()
+            try body()
+            fastest = min(fastest, now() - start)
+        }
+        return fastest
     }
 }
