@@ -92,9 +92,13 @@ struct BatchFileOptions: ParsableArguments {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         return Task.detached {
             for await _ in signals {
-                let done = rowsWritten(output: output)
                 let erase = Output.standardErrorIsTerminal ? "\r\u{1B}[K" : ""
-                FileHandle.standardError.write(Data("\(erase)locus: interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on\n".utf8))
+                let advice = if let done = rowsWritten(output: output) {
+                    "interrupted with \(BatchProgress.grouped(done)) rows written to \(output); run the same command with --resume to go on"
+                } else {
+                    "interrupted; \(noResumeRecord(output)), so run the same command again to start over"
+                }
+                FileHandle.standardError.write(Data("\(erase)locus: \(advice)\n".utf8))
                 Foundation.exit(ExitStatus.interrupted.rawValue)
             }
         }
@@ -107,11 +111,19 @@ struct BatchFileOptions: ParsableArguments {
         signal(SIGTERM, SIG_DFL)
     }
 
-    /// The rows an interrupted job's resume record says are in `output`.
-    static func rowsWritten(output: String) -> Int {
-        let record = FileManager.default.contents(atPath: output + ".locus-resume")
+    /// The rows an interrupted job's resume record says are in `output`; nil without a record,
+    /// which `--resume` needs: standard output or another pipe or device has none (told to go on
+    /// with `--resume`, the user met "is not a file: a run into it cannot be resumed"), nor has a
+    /// file before the job's first rows are done.
+    static func rowsWritten(output: String) -> Int? {
+        FileManager.default.contents(atPath: output + ".locus-resume")
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-        return record?["rowsDone"] as? Int ?? 0
+            .map { $0["rowsDone"] as? Int ?? 0 }
+    }
+
+    /// Why a job into `output` cannot go on with `--resume`.
+    static func noResumeRecord(_ output: String) -> String {
+        "\(output) has no resume record (it is not a file, or no rows were done yet)"
     }
 
     /// Runs the job in process or against the server, prints the summary, picks the exit status.
@@ -136,7 +148,12 @@ struct BatchFileOptions: ParsableArguments {
             } catch let e as LocusClientError {
                 // The server went away mid-job (killed, restarted): what is written stays, and the
                 // user needs to know it is there and how to go on, not only that a connection closed.
-                throw LocusClientError(description: "\(e.description); \(BatchProgress.grouped(Self.rowsWritten(output: output))) rows are written to \(output): once the server answers again, run the same command with --resume to go on")
+                let advice = if let done = Self.rowsWritten(output: output) {
+                    "\(BatchProgress.grouped(done)) rows are written to \(output): once the server answers again, run the same command with --resume to go on"
+                } else {
+                    "\(Self.noResumeRecord(output)): once the server answers again, run the same command again to start over"
+                }
+                throw LocusClientError(description: "\(e.description); \(advice)")
             }
             for b in pool { await b.client.close() }
         } else {

@@ -187,6 +187,39 @@ import Testing
         #expect(!text.contains("\r") && !text.contains("\u{1B}["))
     }
 
+    /// Ctrl-C in a batch job writing to standard output: no resume record, so no `--resume`
+    /// (which refuses a pipe) is offered.
+    @Test func anInterruptedJobIntoAPipeIsToldToStartOver() throws {
+        let trees = TestSupport.dataDirectory.appendingPathComponent("portland/street_trees_dev.csv.gz")
+        try #require(FileManager.default.fileExists(atPath: trees.path))
+        let process = Process()
+        process.executableURL = TestSupport.locusBinary
+        process.arguments = ["enrich", trees.path, "-o", "-", "--index", index, "--workers", "1"]
+        let err = Pipe(), out = Pipe()
+        process.standardError = err
+        process.standardOutput = out
+        try process.run()
+        // Interrupted once rows follow the header (written at the start); the rest is read after,
+        // so the pipe never fills and holds the job in a write.
+        var written = Data()
+        while written.lazy.filter({ $0 == 0x0A }).count < 3 {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            written += more
+        }
+        kill(process.processIdentifier, SIGINT)
+        written += out.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(text.contains("locus: interrupted; /dev/stdout has no resume record"), "\(text)")
+        #expect(text.contains("run the same command again to start over"))
+        #expect(!text.contains("--resume"))
+        let lines = String(decoding: written, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 2, "rows were written before the interrupt")
+        #expect(lines.first?.hasPrefix("objectid,address,neighborhood,") == true)
+    }
+
     static func errorCode(_ stdout: String) throws -> String? {
         let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]
         return (object?["error"] as? [String: Any])?["code"] as? String
