@@ -133,12 +133,9 @@ public final class CSVInput {
             style.delimiter = UnicodeScalar(head[4])
             style.separatorLine = head[5] == 0x0D && head.count > 6 && head[6] == 0x0A ? 7 : 6
             head.removeFirst(style.separatorLine)
-            for (i, b) in head.enumerated() where b == 0x0A {
-                if i > 0, head[i - 1] == 0x0D { style.lineEnding = "\r\n" }
-                break
-            }
-            return style
         }
+        // The header line, read once for its line ending and (no `sep=` line naming it) how often
+        // each likely delimiter occurs outside quotes.
         var counts: [UInt8: Int] = [:]
         var quoted = false
         for (i, b) in head.enumerated() {
@@ -150,6 +147,7 @@ public final class CSVInput {
             }
             if b == UInt8(ascii: ",") || b == UInt8(ascii: ";") || b == 0x09 || b == UInt8(ascii: "|") { counts[b, default: 0] += 1 }
         }
+        guard style.separatorLine == 0 else { return style }
         // The most frequent; a tie goes to the first in this order, never to a dictionary's order
         // (which differs between runs, and a resumed job must read the file as the first run did).
         var best: (delimiter: UInt8, count: Int)?
