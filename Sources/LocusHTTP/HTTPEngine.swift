@@ -82,5 +82,18 @@ struct HTTPEngine: Sendable {
         func lonLat(_ point: GeoPoint, from reference: SpatialReference) throws(HTTPFailure) -> GeoPoint {
             do { return try locator.lonLat(point, from: reference) } catch { throw HTTPFailure(error) }
         }
+
+        /// The lon/lat envelope of the index: its layers' features and its address points.
+        var lonLatExtent: Envelope {
+            var e = Envelope.empty
+            for layer in handler.index.layers.values { e.extend(layer.extentOfFeatures) }
+            if let a = handler.index.addresses, a.count > 0 {
+                // The grid is laid over the points' envelope: its corners bound them.
+                let g = a.grid
+                e.extend(Envelope(minX: g.originX, minY: g.originY,
+                                  maxX: g.originX + Double(g.columns) * g.cellWidth, maxY: g.originY + Double(g.rows) * g.cellHeight))
+            }
+            return e
+        }
     }
 }

@@ -157,6 +157,29 @@ import Testing
         #expect(layer.json["fields"].array?.contains { $0["name"].string == "MAPLABEL" } == true)
     }
 
+    /// A view wider than the world or panned past the antimeridian (as a wrapping web map sends
+    /// it) selects what the same view within -180…180 does, in Web Mercator and in lon/lat.
+    @Test func featureServerQueryByAViewThatWrapsAroundTheWorld() async throws {
+        let query = "/arcgis/rest/services/Locus/FeatureServer/0/query?geometryType=esriGeometryEnvelope&returnCountOnly=true&f=json"
+        func count(_ geometry: String, _ wkid: Int) async throws -> Double? {
+            try await client.get("\(query)&inSR=\(wkid)&geometry=\(geometry)").json["count"].number
+        }
+        let all = Double(try TestSupport.portland().metadata.layers[0].featureCount)
+        let world = 40_075_016.685_578_5
+        let portland = try #require(try await count("-13655000,5700000,-13620000,5730000", 3857))
+        #expect(portland > 10 && portland < all)
+        #expect(try await count("-30000000,-30000000,30000000,30000000", 3857) == all)
+        #expect(try await count("-1e9,-1e9,1e9,1e9", 3857) == all)
+        #expect(try await count("\(-13655000 + world),5700000,\(-13620000 + world),5730000", 3857) == portland)
+        #expect(try await count("\(-13655000 - 3 * world),5700000,\(-13620000 - 3 * world),5730000", 3857) == portland)
+        // Across the antimeridian, at Portland's latitudes: nothing (it was every feature there).
+        #expect(try await count("20000000,5700000,20100000,5730000", 3857) == 0)
+        let lonLat = try #require(try await count("-122.64,45.56,-122.62,45.575", 4326))
+        #expect(lonLat > 0)
+        #expect(try await count("-482.64,45.56,-482.62,45.575", 4326) == lonLat)
+        #expect(try await count("-540,-80,540,80", 4326) == all)
+    }
+
     @Test(arguments: [
         "\(base)/findAddressCandidates?SingleLine=x&maxLocations=abc",
         "\(base)/findAddressCandidates?SingleLine=x&outSR=foo",

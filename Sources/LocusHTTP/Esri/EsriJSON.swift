@@ -128,12 +128,45 @@ enum EsriJSON {
               [x0, y0, x1, y1].allSatisfy(\.isFinite), x0 < x1, y0 < y1 else {
             throw HTTPFailure(.badRequest, "\(name) must be xmin,ymin,xmax,ymax with xmin < xmax and ymin < ymax", parameter: name)
         }
+        // A web map that wraps around the world sends views wider than it (zoomed out) or across
+        // the antimeridian (panned on), in lon/lat or Web Mercator: their x is read as longitude
+        // running on past ±180. Each corner wrapped on its own, a Web Mercator view of the whole
+        // world selected nothing (its corners met at one longitude), and one from 179.7° to 180.6°
+        // everything (-179.4…179.7); in lon/lat, past ±180 was refused.
+        if let degrees = Self.degreesOfLongitude(perUnitOf: reference) {
+            let south = try session.lonLat(GeoPoint(x: 0, y: y0), from: reference).y
+            let north = try session.lonLat(GeoPoint(x: 0, y: y1), from: reference).y
+            let boxes = Self.longitudes(x0 * degrees, x1 * degrees).map { Envelope(minX: $0.west, minY: south, maxX: $0.east, maxY: north) }
+            // Across the antimeridian, a view is two boxes; the index lies in one of them at most
+            // (no US city crosses it).
+            let extent = session.lonLatExtent
+            return boxes.first { $0.intersects(extent) } ?? boxes[0]
+        }
         var lonLat = Envelope.empty
         for corner in [GeoPoint(x: x0, y: y0), GeoPoint(x: x0, y: y1), GeoPoint(x: x1, y: y0), GeoPoint(x: x1, y: y1)] {
             let p = try session.lonLat(corner, from: reference)
             lonLat.extend(x: p.x, y: p.y)
         }
         return lonLat
+    }
+
+    /// Degrees of longitude per unit of x, for the references whose x is longitude to scale
+    /// (lon/lat, Web Mercator); nil for the others.
+    static func degreesOfLongitude(perUnitOf reference: SpatialReference) -> Double? {
+        switch reference.latestWkid {
+        case 4326: 1
+        case 3857: 180 / (Double.pi * 6_378_137)
+        default: nil
+        }
+    }
+
+    /// The longitudes from `west` to `east` (on past ±180, `west` < `east`) as ranges within
+    /// -180…180: the whole circle when they span it, else one range, or two across the antimeridian.
+    static func longitudes(_ west: Double, _ east: Double) -> [(west: Double, east: Double)] {
+        guard east - west < 360 else { return [(-180, 180)] }
+        let turns = ((west + 180) / 360).rounded(.down) * 360
+        let w = west - turns, e = east - turns
+        return e <= 180 ? [(w, e)] : [(w, 180), (-180, e - 360)]
     }
 
     /// `f`: json (default) or pjson; anything else is refused, as there is no HTML page.

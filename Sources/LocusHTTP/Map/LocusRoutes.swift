@@ -54,14 +54,7 @@ struct LocusRoutes: Sendable {
 
     static func info(_ s: HTTPEngine.Session, _ configuration: HTTPConfiguration) throws(HTTPFailure) -> HTTPReply {
         let locator = try s.run(.info, (), as: LocatorInfo.self)
-        var e = Envelope.empty
-        for layer in s.handler.index.layers.values { e.extend(layer.extentOfFeatures) }
-        if let a = s.handler.index.addresses, a.count > 0 {
-            // The grid is laid over the points' envelope: its corners bound them.
-            let g = a.grid
-            e.extend(Envelope(minX: g.originX, minY: g.originY,
-                              maxX: g.originX + Double(g.columns) * g.cellWidth, maxY: g.originY + Double(g.rows) * g.cellHeight))
-        }
+        let e = s.lonLatExtent
         let extent = e.isEmpty ? nil : EsriJSON.Extent(xmin: e.minX, ymin: e.minY, xmax: e.maxX, ymax: e.maxY, spatialReference: .init(.wgs84))
         return .json(MapInfo(locator: locator, serviceName: configuration.serviceName, extent: extent,
                              pointsInView: configuration.maximumPointsInView))
