@@ -31,8 +31,9 @@ public final class CSVOutput {
         self.delimiter = UInt8(truncatingIfNeeded: delimiter.value)
         self.lineEnding = Array(lineEnding.utf8)
         // Standard output is written through its own descriptor: opened again by name, a file the
-        // shell redirected it to (`>> log`) was opened at its start and cut to nothing.
-        let standardOutput = path == "/dev/stdout"
+        // shell redirected it to (`>> log`) was opened at its start and cut to nothing. Whatever
+        // name the path gives it (`/dev/fd/1`, `/proc/self/fd/1`, the log's own).
+        let standardOutput = path == "/dev/stdout" || Self.isStandardOutput(path)
         let fd = standardOutput ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw LocusError(.invalidArgument, "cannot open \(path) for writing: \(String(cString: strerror(errno)))")
@@ -57,6 +58,12 @@ public final class CSVOutput {
     }
 
     deinit { try? handle.close() }
+
+    /// Whether `path` names the file standard output is open on.
+    static func isStandardOutput(_ path: String) -> Bool {
+        var named = stat(), out = stat()
+        return stat(path, &named) == 0 && fstat(STDOUT_FILENO, &out) == 0 && named.st_dev == out.st_dev && named.st_ino == out.st_ino
+    }
 
     /// Appends one row, formatted, to `bytes`.
     public func format(_ fields: [String], into bytes: inout [UInt8]) {

@@ -485,7 +485,7 @@ extension AddressSearch {
         if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
         if let cross = q.crossStreet {
             if let to = q.crossStreetTo { return blocks(q.street, between: cross, and: to, q) }
-            return intersections(q.street, cross, q)
+            return intersections(q.street, cross, q, memo: memo)
         }
         if q.street.isEmpty {
             return areaOnly(q, rawText: rawText)
@@ -1443,13 +1443,13 @@ extension AddressSearch {
 
     /// Where two streets cross, from the address points along each: the closest pair of points,
     /// refined by intersecting lines fitted to each street's points near it.
-    func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
-        let (ma, mb) = crossingStreets(a, b)
+    func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress, memo: QueryMemo = QueryMemo()) -> [ScoredMatch] {
+        let (ma, mb) = crossingStreets(a, b, memo: memo)
         let first = crossingCandidates(ma, q), second = crossingCandidates(mb, q)
         var out: [ScoredMatch] = []
         for (sa, pa, na) in first {
             for (sb, pb, nb) in second where sa != sb {
-                out += intersectionMatches(sa, sb, penalty: pa + pb, notes: na + nb, q)
+                out += intersectionMatches(sa, sb, penalty: pa + pb, notes: na + nb, q, memo: memo)
             }
         }
         return out
@@ -1536,13 +1536,15 @@ extension AddressSearch {
     /// `x<sa>:<sb>@<point>` with the point of `sa` they were found at. A second crossing in the
     /// town of a first must be one by the streets' own lines too: two streets that run side by
     /// side (a block apart) come near each other all along, and meet nowhere.
-    func intersectionMatches(_ sa: Int32, _ sb: Int32, penalty: Double, notes: [String], _ q: ParsedAddress) -> [ScoredMatch] {
+    func intersectionMatches(_ sa: Int32, _ sb: Int32, penalty: Double, notes: [String], _ q: ParsedAddress,
+                             memo: QueryMemo? = nil) -> [ScoredMatch] {
         let la = addresses(onStreet: sa), lb = addresses(onStreet: sb)
         guard !la.isEmpty, !lb.isEmpty else { return [] }
         let s = LocalMetricScale(latitude: addresses.points.lat(Int(la[la.startIndex])))
         var out: [ScoredMatch] = []
         var towns: Set<Int32> = []
-        for (k, c) in crossings(la, lb, scale: s).enumerated() {
+        let found = memo?.crossings(sa, sb) { crossings(la, lb, scale: s) } ?? crossings(la, lb, scale: s)
+        for (k, c) in found.enumerated() {
             let town = locality(ofAddress: c.a)
             guard let m = intersectionMatch(sa, sb, at: c, la, lb, scale: s, penalty: penalty, notes: notes, q,
                                             key: k == 0 ? "x\(sa):\(sb)" : "x\(sa):\(sb)@\(c.a)",
