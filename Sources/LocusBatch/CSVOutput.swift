@@ -33,7 +33,7 @@ public final class CSVOutput {
         // Standard output is written through its own descriptor: opened again by name, a file the
         // shell redirected it to (`>> log`) was opened at its start and cut to nothing. Whatever
         // name the path gives it (`/dev/fd/1`, `/proc/self/fd/1`, the log's own).
-        let standardOutput = path == "/dev/stdout" || Self.isStandardOutput(path)
+        let standardOutput = Self.isStandardOutput(path)
         let fd = standardOutput ? dup(STDOUT_FILENO) : open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw LocusError(.invalidArgument, "cannot open \(path) for writing: \(String(cString: strerror(errno)))")

@@ -126,7 +126,8 @@ extension AddressSearch {
                 parsed.postcode = zip
                 parsed.postcodeExtension = ext
             }
-            matches = geocode(parsed, rawText: [number, street, city, postcode].compactMap { $0 }.joined(separator: " "))
+            matches = geocode(parsed, rawText: [number, street, city, postcode].compactMap { $0 }.joined(separator: " "),
+                              memo: QueryMemo())
             if parsed.city == nil, parsed.postcode == nil, request.near == nil { rankCitiesBySize(&matches) }
         }
         if let near = request.near {
@@ -474,7 +475,7 @@ extension AddressSearch {
 
     // MARK: Free text
 
-    func geocode(_ q: ParsedAddress, rawText: String, memo: QueryMemo = QueryMemo()) -> [ScoredMatch] {
+    func geocode(_ q: ParsedAddress, rawText: String, memo: QueryMemo) -> [ScoredMatch] {
         if let last = q.blockEnd, let first = q.number?.value, q.crossStreet == nil {
             var house = q
             house.blockEnd = nil
@@ -484,7 +485,7 @@ extension AddressSearch {
         var q = q
         if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
         if let cross = q.crossStreet {
-            if let to = q.crossStreetTo { return blocks(q.street, between: cross, and: to, q) }
+            if let to = q.crossStreetTo { return blocks(q.street, between: cross, and: to, q, memo: memo) }
             return intersections(q.street, cross, q, memo: memo)
         }
         if q.street.isEmpty {
@@ -1443,7 +1444,7 @@ extension AddressSearch {
 
     /// Where two streets cross, from the address points along each: the closest pair of points,
     /// refined by intersecting lines fitted to each street's points near it.
-    func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress, memo: QueryMemo = QueryMemo()) -> [ScoredMatch] {
+    func intersections(_ a: [String], _ b: [String], _ q: ParsedAddress, memo: QueryMemo) -> [ScoredMatch] {
         let (ma, mb) = crossingStreets(a, b, memo: memo)
         let first = crossingCandidates(ma, q), second = crossingCandidates(mb, q)
         var out: [ScoredMatch] = []
@@ -1478,8 +1479,9 @@ extension AddressSearch {
     /// A place along a street between two of its crossings, as stop and field lists write it
     /// ("SE Division St between SE 82nd Ave and SE 84th Ave"): midway between the two crossings of
     /// the same street, each found as `intersectionMatches` finds them.
-    func blocks(_ street: [String], between a: [String], and b: [String], _ q: ParsedAddress) -> [ScoredMatch] {
-        let (streetMatches, firstCrosses) = crossingStreets(street, a), secondCrosses = crossingStreets(street, b).1
+    func blocks(_ street: [String], between a: [String], and b: [String], _ q: ParsedAddress, memo: QueryMemo) -> [ScoredMatch] {
+        let (streetMatches, firstCrosses) = crossingStreets(street, a, memo: memo)
+        let secondCrosses = crossingStreets(street, b, memo: memo).1
         // Each crossing is found without the region; the block is judged by the end in it (a ZIP
         // boundary may run down the street between them).
         var anywhere = q
@@ -1488,7 +1490,7 @@ extension AddressSearch {
         for (s, ps, ns) in crossingCandidates(streetMatches, q) {
             func ends(_ crosses: [(Int32, Double, [String])]) -> [(matches: [ScoredMatch], cross: Int32)] {
                 crossingCandidates(crosses, q).compactMap { c, pc, nc in
-                    c == s ? nil : (intersectionMatches(s, c, penalty: ps + pc, notes: ns + nc, anywhere), c)
+                    c == s ? nil : (intersectionMatches(s, c, penalty: ps + pc, notes: ns + nc, anywhere, memo: memo), c)
                 }
             }
             let second = ends(secondCrosses)
@@ -1543,7 +1545,8 @@ extension AddressSearch {
         let s = LocalMetricScale(latitude: addresses.points.lat(Int(la[la.startIndex])))
         var out: [ScoredMatch] = []
         var towns: Set<Int32> = []
-        let found = memo?.crossings(sa, sb) { crossings(la, lb, scale: s) } ?? crossings(la, lb, scale: s)
+        let find = { self.crossings(la, lb, scale: s) }
+        let found = memo?.crossings(sa, sb, find) ?? find()
         for (k, c) in found.enumerated() {
             let town = locality(ofAddress: c.a)
             guard let m = intersectionMatch(sa, sb, at: c, la, lb, scale: s, penalty: penalty, notes: notes, q,

@@ -113,7 +113,7 @@ extension AddressSearch {
     /// Both streets of a crossing. Record keepers name the first street of a corner bare
     /// ("27TH & NE SARATOGA ST"): a street typed without a direction takes the other's, when
     /// streets so named exist.
-    func crossingStreets(_ a: [String], _ b: [String], memo: QueryMemo = QueryMemo()) -> ([(Int32, Double, [String])], [(Int32, Double, [String])]) {
+    func crossingStreets(_ a: [String], _ b: [String], memo: QueryMemo) -> ([(Int32, Double, [String])], [(Int32, Double, [String])]) {
         let ma = matchStreets(a, memo: memo), mb = matchStreets(b, memo: memo)
         func inheriting(_ x: [String], _ mx: [(Int32, Double, [String])], from y: [String], _ my: [(Int32, Double, [String])]) -> [(Int32, Double, [String])] {
             guard StreetNameParts(tokens: x).predirectional == nil else { return mx }
