@@ -19,6 +19,9 @@ final class HTTPConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private let observer: HTTPObserver
     private var deadline: Scheduled<Void>?
     private var counted = false
+    /// The parser refused the head for its size: the refusal Hummingbird writes (400, for any
+    /// parser error) goes out as 431, which says what to change (RFC 6585 §5).
+    private var headTooLarge = false
 
     init(headTimeout: TimeAmount, observer: HTTPObserver) {
         self.headTimeout = headTimeout
@@ -50,16 +53,25 @@ final class HTTPConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { arm(context) }
+        switch unwrapOutboundIn(data) {
+        case .head(var response) where headTooLarge && response.status == .badRequest:
+            headTooLarge = false
+            response.status = .requestHeaderFieldsTooLarge
+            context.write(wrapOutboundOut(.head(response)), promise: promise)
+            return
+        case .end: arm(context)
+        default: break
+        }
         context.write(data, promise: promise)
     }
 
-    /// A request NIO's parser refuses (a head over 80 KB, a bad chunk size) gets its 400 with
-    /// `Connection: close`, but nothing closed the connection: the parser stopped reading and a
-    /// client sending a 10 MB header held it until the head timeout. It is closed `linger` after
-    /// the 400: closed (or its output shut) at once, the 400 was never sent.
+    /// A request NIO's parser refuses (a head over 80 KB, a bad chunk size) gets its 400 (431 for
+    /// the head's size) with `Connection: close`, but nothing closed the connection: the parser
+    /// stopped reading and a client sending a 10 MB header held it until the head timeout. It is
+    /// closed `linger` after the refusal: closed (or its output shut) at once, it was never sent.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is HTTPParserError {
+        if let refused = error as? HTTPParserError {
+            if refused == .headerOverflow { headTooLarge = true }
             context.eventLoop.assumeIsolated().scheduleTask(in: Self.linger) { context.close(promise: nil) }
         }
         context.fireErrorCaught(error)

@@ -82,7 +82,9 @@ public final class HTTPService: Service, Sendable {
         let app = Application(
             router: makeRouter(),
             server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [HTTPConnectionWatch(headTimeout: head, observer: observer)], idleTimeout: idle)),
+                additionalChannelHandlers: [HTTP10Connection.Installer(), HTTPConnectionWatch(headTimeout: head, observer: observer),
+                                            HTTPExpectContinue()],
+                idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: address, serverName: "Locus/\(LocusVersion.current)",
                 availableConnectionsDelegate: MaximumAvailableConnections(server.maximumConnections)),
