@@ -82,8 +82,7 @@ public final class HTTPService: Service, Sendable {
         let app = Application(
             router: makeRouter(),
             server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [HTTP10Connection.Installer(), HTTPConnectionWatch(headTimeout: head, observer: observer),
-                                            HTTPExpectContinue()],
+                additionalChannelHandlers: [HTTP1VersionRules.Installer(), HTTPConnectionWatch(headTimeout: head, observer: observer)],
                 idleTimeout: idle)),
             configuration: ApplicationConfiguration(
                 address: address, serverName: "Locus/\(LocusVersion.current)",
