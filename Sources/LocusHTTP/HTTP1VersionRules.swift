@@ -74,8 +74,16 @@ final class HTTP1VersionRules: ChannelDuplexHandler, RemovableChannelHandler {
 
         func handlerAdded(context: ChannelHandlerContext) {
             let pipeline = context.pipeline.syncOperations
-            if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-                try? pipeline.addHandler(HTTP1VersionRules(), position: .before(codec))
+            do {
+                let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+                try pipeline.addHandler(HTTP1VersionRules(), position: .before(codec))
+            } catch {
+                // Only a pipeline laid out otherwise (a dependency's change) has no codec. Served
+                // without the rules, 1.0 clients would wait out the idle timeout on every request:
+                // the connection is refused instead, so the change shows on the first request.
+                context.fireErrorCaught(error)
+                context.close(promise: nil)
+                return
             }
             pipeline.removeHandler(context: context, promise: nil)
         }

@@ -122,6 +122,34 @@ import Testing
         #expect(try Self.top(locator, "1002 Dorchester Ave")?.address == "1002-1004 Dorchester Ave, 02127")
     }
 
+    /// A search box gets them too: "37-13 74" suggested nothing (the hyphenated token was no
+    /// number), and neither did a range typed into one ("1002-1004 Dor"). The digits after the
+    /// hyphen pick the house while they are typed ("37-1" may be 37-13 or 37-15, not 37-37); typed
+    /// whole, another house's are not suggested ("37-99" is no house of 74 St).
+    @Test(arguments: [
+        ("37-13 74", ["37-13 74 St, 11372"]),
+        ("37-13 74 st", ["37-13 74 St, 11372"]),
+        ("37-1", ["37-13 74 St, 11372", "37-15 74 St, 11372"]),
+        ("37-37 ", ["37-37 74 St, 11372"]),
+        ("37-37 74 s", ["37-37 74 St, 11372"]),
+        ("1002-1004 dor", ["1002-1004 Dorchester Ave, 02127"]),
+        ("5331-5337 N Ke", ["5331 N Kerby Ave, 97217"]),
+        ("37-99 74", []),
+    ])
+    func aHyphenatedNumberIsSuggested(_ typed: String, _ expected: [String]) throws {
+        let (locator, _) = try Self.build("""
+            H_NO,FULL_STREE,ZIPCODE,lon,lat
+            37-13,74 ST,11372,-73.8922,40.7515
+            37-15,74 ST,11372,-73.8922,40.7516
+            37-37,74 ST,11372,-73.8922,40.7525
+            1002-1004,DORCHESTER AVE,02127,-71.0570,42.3330
+            5331,N KERBY AVE,97217,-122.6733,45.5612
+
+            """)
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(suggested.sorted() == expected.sorted())
+    }
+
     /// A dataset definition's columns may leave out what has a default (the wkid, the delimiter).
     @Test func columnsOfADefinitionTakeTheirDefaults() throws {
         let c = try JSONDecoder().decode(AddressColumns.self, from: Data(#"{"number":"H_NO","default_state":"NY"}"#.utf8))

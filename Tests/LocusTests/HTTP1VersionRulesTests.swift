@@ -5,6 +5,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 import Testing
 
 /// A client that says `Expect: 100-continue` sends its body only when told to go on (or when its
@@ -41,19 +42,25 @@ import Testing
 extension HTTPExpectContinueTests {
     /// Through `locus serve --http`'s own pipeline (NIO's parser, its pipelining handler, the
     /// types' codec): the 100 reaches the client before its body is sent, and the answer follows.
-    @Test func aLiveServerSaysGoOnBeforeTheBody() throws {
+    @Test func aLiveServerSaysGoOnBeforeTheBody() async throws {
         let serve = try HTTPServeProcess()
-        let connection = try RawHTTPConnection(serve.httpBase)
-        let body = "SingleLine=6132+NE+34th+Ave&f=json"
-        connection.send("POST /arcgis/rest/services/World/GeocodeServer/findAddressCandidates HTTP/1.1\r\nHost: localhost\r\n"
-            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
-        // curl waits 1 s for it before sending the body anyway.
-        let interim = connection.receive(until: "\r\n\r\n", seconds: 2)
-        #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim.prefix(200))")
-        connection.send(body)
-        let answer = connection.receive(until: "6132 NE 34th Ave", seconds: 10)
-        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer.prefix(200))")
-        #expect(answer.contains("6132 NE 34th Ave"))
+        // The connection's awaits resume on a thread of their own: on the cooperative pool, held by
+        // other suites' long synchronous tests, the request was sent after the server's 30 s head
+        // timeout had closed the connection (the whole run, not this suite alone).
+        defer { withExtendedLifetime(serve) {} }
+        try await withTaskExecutorPreference(OwnThread("locus.tests.raw-http")) {
+            let connection = try await RawConnection(serve.httpBase)
+            let body = "SingleLine=6132+NE+34th+Ave&f=json"
+            try await connection.send("POST /arcgis/rest/services/World/GeocodeServer/findAddressCandidates HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
+            // curl waits 1 s for it before sending the body anyway.
+            let interim = try await connection.text(containing: "\r\n\r\n", seconds: 2)
+            #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim.prefix(200))")
+            try await connection.send(body)
+            let answer = try await connection.text(containing: "6132 NE 34th Ave", seconds: 10)
+            #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer.prefix(200))")
+            #expect(answer.contains("6132 NE 34th Ave"))
+        }
     }
 }
 
@@ -90,19 +97,51 @@ extension HTTPExpectContinueTests {
         #expect(try answer(channel)?.headers["connection"] == [])
     }
 
-    @Test func aLiveServerClosesAPlainOldRequestAndKeepsAKeptOne() throws {
+    @Test func aLiveServerClosesAPlainOldRequestAndKeepsAKeptOne() async throws {
         let serve = try HTTPServeProcess()
-        let plain = try RawHTTPConnection(serve.httpBase)
-        plain.send("GET /health HTTP/1.0\r\n\r\n")
-        // Read to the end of the connection, as a 1.0 client does: closed, not held 300 s.
-        let closed = plain.receiveToTheEnd(seconds: 5)
-        #expect(closed?.hasPrefix("HTTP/1.1 200 OK\r\n") == true && closed?.hasSuffix(#"{"status":"ok"}"#) == true,
-                "\(closed?.prefix(300) ?? "not closed in 5 s")")
-        let kept = try RawHTTPConnection(serve.httpBase)
-        for _ in 0..<2 {
-            kept.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            let answer = kept.receive(until: #"{"status":"ok"}"#, seconds: 5)
-            #expect(answer.lowercased().contains("\r\nconnection: keep-alive\r\n"), "\(answer.prefix(300))")
+        // The connection's awaits resume on a thread of their own: on the cooperative pool, held by
+        // other suites' long synchronous tests, the request was sent after the server's 30 s head
+        // timeout had closed the connection (the whole run, not this suite alone).
+        defer { withExtendedLifetime(serve) {} }
+        try await withTaskExecutorPreference(OwnThread("locus.tests.raw-http")) {
+            let plain = try await RawConnection(serve.httpBase)
+            try await plain.send("GET /health HTTP/1.0\r\n\r\n")
+            // Read to the end of the connection, as a 1.0 client does: closed, not held 300 s.
+            let closed = try await plain.textAtClose(seconds: 5)
+            #expect(closed?.hasPrefix("HTTP/1.1 200 OK\r\n") == true && closed?.hasSuffix(#"{"status":"ok"}"#) == true,
+                    "\(closed?.prefix(300) ?? "not closed in 5 s")")
+            let kept = try await RawConnection(serve.httpBase)
+            for _ in 0..<2 {
+                try await kept.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                let answer = try await kept.text(containing: #"{"status":"ok"}"#, seconds: 5)
+                #expect(answer.lowercased().contains("\r\nconnection: keep-alive\r\n"), "\(answer.prefix(300))")
+            }
         }
+    }
+}
+
+/// The rules are put before the HTTP types' codec by an installer that then leaves; a pipeline
+/// without that codec (a dependency laid out otherwise) must not be served without them.
+@Suite struct HTTP1VersionRulesInstallerTests {
+    @Test func theRulesGoBeforeTheCodecAndTheInstallerLeaves() throws {
+        let channel = EmbeddedChannel()
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+        try pipeline.addHandler(HTTP1VersionRules.Installer())
+        #expect(throws: Never.self) { try pipeline.handler(type: HTTP1VersionRules.self) }
+        #expect(throws: (any Error).self) { try pipeline.handler(type: HTTP1VersionRules.Installer.self) }
+        // Before the codec, the rules still see the version: a 1.0 request reaches the application closing.
+        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_0, method: .GET, uri: "/health")))
+        guard case .head(let request) = try channel.readInbound(as: HTTPRequestPart.self) else { Issue.record("no head"); return }
+        #expect(request.headerFields[.connection] == "close")
+    }
+
+    @Test func aPipelineWithoutTheCodecIsClosed() throws {
+        let channel = EmbeddedChannel()
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        #expect(channel.isActive)
+        try channel.pipeline.syncOperations.addHandler(HTTP1VersionRules.Installer())
+        #expect(!channel.isActive)
+        #expect(throws: (any Error).self) { try channel.throwIfErrorCaught() }
     }
 }

@@ -170,6 +170,8 @@ final class HTTPServeProcess: Sendable {
     /// `--idle-timeout`), so silent connections cannot use up `--max-connections`.
     @Test(.timeLimit(.minutes(2))) func aSilentConnectionIsClosedAfterTheIdleTimeout() throws {
         let server = try HTTPServeProcess(arguments: ["--idle-timeout", "1"])
+        // Only its port is used below: keep the server running to the end.
+        defer { withExtendedLifetime(server) {} }
         let port = try #require(server.httpBase.split(separator: ":").last.map(String.init))
         let script = """
         import socket, sys, time

@@ -72,21 +72,28 @@ final class LiveServer: Sendable {
     }
 }
 
-/// A plain TCP connection that writes raw bytes and collects reply lines: for what a well-behaved
-/// client never sends.
+/// A plain TCP connection that writes raw bytes and collects what comes back, as reply lines or
+/// as text (HTTP's heads and bodies): for what a well-behaved client never sends, and what a client
+/// library would hide (an interim 100, the status of a refused head, a connection left open).
 final class RawConnection: Sendable {
     let channel: any Channel
-    private let collector: NIOLoopBound<LineCollector>
+    private let collector: NIOLoopBound<Collector>
 
-    final class LineCollector: ChannelInboundHandler {
+    final class Collector: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         var pending = ByteBuffer()
         var lines: [String] = []
+        /// Every byte received, lines or not, and how many of them a `text` call has given.
+        var received: [UInt8] = []
+        var given = 0
         var closed = false
-        var waiters: [(Int, EventLoopPromise<[String]>)] = []
+        /// Each waits until `isMet`, then is given the collector; a timeout takes it away by its id.
+        var waiters: [(id: Int, isMet: (Collector) -> Bool, settle: (Collector) -> Void)] = []
+        var nextID = 0
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var b = unwrapInboundIn(data)
+            received += b.readableBytesView
             pending.writeBuffer(&b)
             while let i = pending.readableBytesView.firstIndex(of: 0x0A) {
                 let length = i - pending.readerIndex
@@ -102,27 +109,64 @@ final class RawConnection: Sendable {
         }
 
         func settle() {
-            waiters.removeAll { n, p in
-                guard lines.count >= n || closed else { return false }
-                p.succeed(lines)
+            waiters.removeAll { w in
+                guard w.isMet(self) else { return false }
+                w.settle(self)
                 return true
             }
+        }
+
+        /// What arrived since the last `text` call.
+        var unread: String { String(decoding: received[given...], as: UTF8.self) }
+
+        func take() -> String {
+            defer { given = received.count }
+            return unread
         }
     }
 
     init(port: Int) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
-        let handed = group.next().makePromise(of: NIOLoopBound<LineCollector>.self)
+        let handed = group.next().makePromise(of: NIOLoopBound<Collector>.self)
         channel = try await ClientBootstrap(group: group)
             .channelInitializer { ch in
                 ch.eventLoop.makeCompletedFuture {
-                    let c = LineCollector()
+                    let c = Collector()
                     try ch.pipeline.syncOperations.addHandler(c)
                     handed.succeed(NIOLoopBound(c, eventLoop: ch.eventLoop))
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
         collector = try await handed.futureResult.get()
+    }
+
+    /// - Parameter base: `http://127.0.0.1:PORT`.
+    convenience init(_ base: String) async throws {
+        guard let port = base.split(separator: ":").last.flatMap({ Int($0) }) else { throw LocusError(.invalidArgument, "no port in \(base)") }
+        try await self.init(port: port)
+    }
+
+    /// Waits until `isMet` holds, then gives `settle`'s value; after `seconds` without it, `timedOut`'s.
+    private func wait<T: Sendable>(seconds: Int64?, isMet: @escaping @Sendable (Collector) -> Bool,
+                                   settle: @escaping @Sendable (Collector) -> T, timedOut: @escaping @Sendable (Collector) -> T) async throws -> T {
+        let collector = self.collector
+        let loop = channel.eventLoop
+        let promise = loop.makePromise(of: T.self)
+        loop.execute {
+            let c = collector.value
+            let id = c.nextID
+            c.nextID += 1
+            c.waiters.append((id, isMet, { promise.succeed(settle($0)) }))
+            c.settle()
+            guard let seconds else { return }
+            loop.scheduleTask(in: .seconds(seconds)) {
+                let c = collector.value
+                guard let i = c.waiters.firstIndex(where: { $0.id == id }) else { return }
+                c.waiters.remove(at: i)
+                promise.succeed(timedOut(c))
+            }
+        }
+        return try await promise.futureResult.get()
     }
 
     func send(_ text: String) async throws {
@@ -135,13 +179,19 @@ final class RawConnection: Sendable {
 
     /// Every line received once `count` have arrived or the server closed the connection.
     func lines(atLeast count: Int) async throws -> [String] {
-        let collector = self.collector
-        let promise = channel.eventLoop.makePromise(of: [String].self)
-        channel.eventLoop.execute {
-            collector.value.waiters.append((count, promise))
-            collector.value.settle()
-        }
-        return try await promise.futureResult.get()
+        try await wait(seconds: nil, isMet: { $0.lines.count >= count || $0.closed }, settle: { $0.lines }, timedOut: { $0.lines })
+    }
+
+    /// What arrived since the last call, once it contains `needle`, the server has closed, or
+    /// `seconds` passed.
+    func text(containing needle: String, seconds: Int64) async throws -> String {
+        try await wait(seconds: seconds, isMet: { $0.closed || $0.unread.contains(needle) }, settle: { $0.take() }, timedOut: { $0.take() })
+    }
+
+    /// What arrived since the last `text` call, once the server has closed the connection; nil when
+    /// it is still open after `seconds`.
+    func textAtClose(seconds: Int64) async throws -> String? {
+        try await wait(seconds: seconds, isMet: { $0.closed }, settle: { $0.take() }, timedOut: { _ in nil })
     }
 
     var isClosed: Bool {

@@ -80,6 +80,34 @@ struct WordBegun {
     }
 }
 
+/// A house number typed with a hyphen ("37-13", "5331-5337"): its first number, and what the
+/// digits after the hyphen say of each address with that number.
+struct NumberTail {
+    var number: String
+    var digits: String
+    /// Whether the digits are still being typed ("37-1" may become "37-13").
+    var begun: Bool
+
+    init?(_ token: String, begun: Bool) {
+        let parts = token.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, AddressText.isNumber(String(parts[0])), AddressText.isNumber(String(parts[1])) else { return nil }
+        number = String(parts[0])
+        digits = String(parts[1])
+        self.begun = begun
+    }
+
+    /// Nil when an address with this number suffix is not the one typed; else what the tail adds
+    /// to its suggestion's quality. The index keeps a hyphenated number's tail as its suffix
+    /// ("-13"): a suffix with another tail is another house. A number without one is the typed
+    /// range's first ("5331" of "5331-5337"), or a house of the block: kept, ranked after those
+    /// whose tail is the one typed.
+    func quality(ofSuffix suffix: String) -> Double? {
+        guard suffix.hasPrefix("-") else { return suffix.isEmpty ? 0.5 : nil }
+        let own = suffix.dropFirst()
+        return (begun ? own.hasPrefix(digits) : own == digits) ? 0 : nil
+    }
+}
+
 extension AddressSearch {
     /// Suggestions for a search box, from the first character typed.
     ///
@@ -109,6 +137,18 @@ extension AddressSearch {
                 prefix = WordBegun(typed: last)
             }
         }
+        // "37-13 74th St" (Queens's house 13 of block 37) or a range ("5331-5337 N Kerby Ave") is
+        // one token: its first number is the number, the digits after the hyphen a condition on
+        // the address's own (`NumberTail`), still being typed while it is the prefix ("37-1").
+        var tail: NumberTail?
+        if let first = tokens.first, let h = NumberTail(first, begun: false) {
+            tokens[0] = h.number
+            tail = h
+        } else if tokens.isEmpty, let typed = prefix?.canonical, let h = NumberTail(typed, begun: true) {
+            tokens = [h.number]
+            prefix = nil
+            tail = h
+        }
         if let first = tokens.first, AddressText.isNumber(first) {
             tokens = [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
         } else {
@@ -121,7 +161,7 @@ extension AddressSearch {
                 ranked += postcodeSuggestions(prefix: first, request)
                 ranked += numberOnlySuggestions(first, request)
             } else if let number = typedNumber(tokens[0]) {
-                ranked += addressSuggestions(number: number, words: Array(tokens.dropFirst()), prefix: prefix, request)
+                ranked += addressSuggestions(number: number, tail: tail, words: Array(tokens.dropFirst()), prefix: prefix, request)
             }
         } else {
             ranked += streetSuggestions(words: tokens, prefix: prefix, request)
@@ -236,8 +276,12 @@ extension AddressSearch {
 
     /// Addresses with this number whose street, city and postcode account for every word typed
     /// after it, the last one as a prefix.
-    private func addressSuggestions(number: Int32, words: [String], prefix: WordBegun?, _ request: SuggestContext) -> [(Double, Suggestion)] {
+    private func addressSuggestions(number: Int32, tail: NumberTail?, words: [String], prefix: WordBegun?,
+                                    _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard let list = byNumber[number] else { return [] }
+        // Per suffix id (an index has a few dozen): nil where the tail rules an address out, else
+        // what it adds to the quality.
+        let tailQuality = tail.map { t in addresses.suffixes.map { t.quality(ofSuffix: $0) } }
         var best = BestAddresses(count: request.maxResults)
         // Word k (the prefix is word `words.count`) against a street or a place: matched whole
         // (or begun, for the prefix), a typo of one of its words, or neither.
@@ -346,6 +390,11 @@ extension AddressSearch {
                 for k in streetVerdicts.indices { streetVerdicts[k] = .unknown }
             }
             var quality = 0.0
+            if let tailQuality {
+                let suffix = Int(points.suffix(i))
+                guard suffix < tailQuality.count, let q = tailQuality[suffix] else { continue }
+                quality = q
+            }
             var ok = true
             for k in typed.indices {
                 let onStreet = streetVerdict(k)
