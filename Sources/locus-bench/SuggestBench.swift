@@ -13,6 +13,8 @@ extension LocusBench {
         @Option(help: "Addresses sampled.") var sample: Int = 2_000
         @Option(help: "Seed.") var seed: UInt64 = 42
         @Option(help: "Suggestions asked for.") var max: Int = 5
+        @Option(help: ArgumentHelp("Addresses as people typed them, one per line (the street trees' recorded ones): a sample of --sample of them typed instead of the index's own.", valueName: "path"))
+        var typed: String?
         @Option(help: ArgumentHelp("Write every keystroke's text, one per line, for a peer.", valueName: "path")) var writePrefixes: String?
         @OptionGroup var index: IndexOptions
 
@@ -20,7 +22,16 @@ extension LocusBench {
             let idx = try index.open(.search)
             guard let a = idx.addresses, let search = idx.search else { throw ValidationError("the index has no addresses") }
             let eval = GeocodeEvaluation(index: idx, sample: sample, seed: seed)
-            let texts = try BenchmarkInputs.typedAddresses(idx, sample: sample, seed: seed)
+            let texts: [String]
+            if let typed {
+                var lines = try String(contentsOfFile: typed, encoding: .utf8).split(whereSeparator: \.isNewline)
+                    .map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }
+                var rng = SeededGenerator(seed: seed)
+                lines.shuffle(using: &rng)
+                texts = Array(lines.prefix(sample))
+            } else {
+                texts = try BenchmarkInputs.typedAddresses(idx, sample: sample, seed: seed)
+            }
             if let path = writePrefixes {
                 var all = ""
                 for text in texts {
@@ -30,6 +41,7 @@ extension LocusBench {
             }
             var latencies: [Double] = []
             var found = 0
+            var slowest = (micros: 0.0, text: "")
             let clock = ContinuousClock()
             for text in texts {
                 for prefix in BenchmarkInputs.keystrokes(of: text) {
@@ -39,14 +51,16 @@ extension LocusBench {
                     let s = search.suggest(r)
                     let d = clock.now - start
                     latencies.append(d.inSeconds * 1e6)
+                    if d.inSeconds * 1e6 > slowest.micros { slowest = (d.inSeconds * 1e6, prefix) }
                     if !s.isEmpty { found += 1 }
                 }
             }
             latencies.sort()
             func pct(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-            Output.line(String(format: "suggest: %d keystrokes of %d addresses: p50 %.0f µs, p90 %.0f µs, p99 %.0f µs, max %.0f µs; %d with suggestions",
-                               latencies.count, texts.count, pct(0.5), pct(0.9), pct(0.99), latencies.last ?? 0, found))
+            Output.line(String(format: "suggest: %d keystrokes of %d addresses: p50 %.0f µs, p90 %.0f µs, p99 %.0f µs, max %.0f µs (\"%@\"); %d with suggestions",
+                               latencies.count, texts.count, pct(0.5), pct(0.9), pct(0.99), latencies.last ?? 0, slowest.text, found))
             // How often the address itself is among the suggestions once its number and street are typed.
+            guard typed == nil else { return }
             var hits = 0
             for i in eval.sampledAddresses(a, count: sample, seed: seed) {
                 let c = a.components(of: i)
