@@ -161,14 +161,7 @@ extension AddressSearch {
                 ranked += postcodeSuggestions(prefix: first, request)
                 ranked += numberOnlySuggestions(first, request)
             } else if let number = typedNumber(tokens[0]) {
-                let words = Array(tokens.dropFirst())
-                ranked += addressSuggestions(number: number, tail: tail, words: words, prefix: prefix, request)
-                // Only where no address point matches: each street tried is a geocode. On the
-                // street trees' typed addresses, p99 of a keystroke 120 → 720–917 µs, p50 the same
-                // (`locus-bench suggest --typed`); where the typed address is a point, no change.
-                if tail == nil, ranked.isEmpty, !words.isEmpty || prefix != nil {
-                    ranked += placedNumberSuggestions(tokens[0], words: words, prefix: prefix, request, room: request.maxResults)
-                }
+                ranked += addressSuggestions(number: number, tail: tail, words: Array(tokens.dropFirst()), prefix: prefix, request)
             }
         } else {
             ranked += streetSuggestions(words: tokens, prefix: prefix, request)
@@ -422,38 +415,6 @@ extension AddressSearch {
         // Only what is shown is formatted: "6132 " names every 6132 in every city, and formatting
         // them all was a quarter of a suggest at 30× Portland (`locus-bench scale`).
         return best.kept.map { ($0.rank, Suggestion(text: addresses.components(of: $0.address).formatted, type: .address, key: "a\($0.address)")) }
-    }
-
-    /// A number that is no address point of the streets typed, placed on each of them as geocode
-    /// places it (between or beyond the street's known numbers): what picking it answers. The
-    /// points are a building import and many real addresses are none (a fifth of the street
-    /// trees' recorded ones): "5331 N Kerby Ave" suggested nothing, though geocode places it.
-    /// Asked only when no address point matches; a street where the number cannot be placed
-    /// suggests nothing.
-    private func placedNumberSuggestions(_ digits: String, words: [String], prefix: WordBegun?, _ request: SuggestContext,
-                                         room: Int) -> [(Double, Suggestion)] {
-        guard room > 0, let number = HouseNumber(parsing: digits) else { return [] }
-        var streets = streetSuggestions(words: words, prefix: prefix, request)
-        streets.sort { ($0.0, $0.1.text) < ($1.0, $1.1.text) }
-        var out: [(Double, Suggestion)] = []
-        for (rank, street) in streets.prefix(room) {
-            guard let c = Int(street.key.dropFirst()), c >= 0, c < streetPlaces.count else { continue }
-            let on = addresses.components(of: Int(streetPlaces[c].representative))
-            var q = ParsedAddress()
-            q.number = number
-            q.street = AddressText.streetTokens(AddressText.tokens(on.streetFull))
-            if !on.city.isEmpty { q.city = AddressText.tokens(on.city) }
-            // The best on this street, in geocode's order (score, then the more precise kind).
-            let placed = geocode(q, rawText: "\(digits) \(on.streetFull) \(on.city)", memo: QueryMemo()).filter {
-                [.pointAddress, .interpolated, .extrapolated].contains($0.matchType)
-                    && $0.components.streetFull == on.streetFull && $0.components.city == on.city
-            }.min { a, b in
-                (-a.score, Self.matchTypeRank(a.matchType), a.key) < (-b.score, Self.matchTypeRank(b.matchType), b.key)
-            }
-            guard let placed else { continue }
-            out.append((rank, Suggestion(text: placed.label ?? placed.components.formatted, type: .address, key: placed.key)))
-        }
-        return out
     }
 
     /// The best few address suggestions. Equal ranks go in the order the index lists a number's
