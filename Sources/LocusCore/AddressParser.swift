@@ -193,10 +193,7 @@ public struct AddressParser: Sendable {
             result.blockEnd = block.last
         } else if let head = tokens.first, let n = houseNumber(&tokens, at: 0) {
             result.number = n
-            if let dash = head.firstIndex(of: "-"), case let tail = head[head.index(after: dash)...],
-               !tail.isEmpty, tail.count <= 9, tail.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                result.numberTail = String(tail)
-            }
+            result.numberTail = HyphenatedNumber(head)?.tail
         } else if let k = tokens.firstIndex(where: { AddressText.isNumber($0) || leadingDigits($0) != nil }), k > 0,
                   result.city == nil, cityKeys.contains(tokens[..<k].joined(separator: " ")) {
             result.city = Array(tokens[..<k])

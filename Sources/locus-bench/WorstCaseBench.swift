@@ -180,6 +180,10 @@ extension LocusBench {
                 Case(op: "suggest", label: "number, bias on the antimeridian", line: #"{"id":1,"op":"suggest","text":"6","location":{"x":180,"y":45.5}}"#),
                 Case(op: "suggest", label: "number, bias in Portland, 50 results", line: #"{"id":1,"op":"suggest","text":"1","max_results":50,"location":{"x":-122.63,"y":45.57}}"#),
                 Case(op: "suggest", label: "one letter, 50 results", line: #"{"id":1,"op":"suggest","text":"n","max_results":50}"#),
+                // A number that is no point, placed on the numbered streets the prefix begins (the
+                // bounded fuzz's find against the first, unbounded version).
+                Case(op: "suggest", label: "number no point, numbered streets begun, 50 results", line: #"{"id":1,"op":"suggest","text":"97 1","max_results":50}"#),
+                Case(op: "suggest", label: "number no point, far beyond every street's", line: #"{"id":1,"op":"suggest","text":"99998 n","max_results":50}"#),
                 Case(op: "suggest", label: "one letter, extent of the world", line: #"{"id":1,"op":"suggest","text":"s","max_results":50,"extent":{"xmin":-180,"ymin":-90,"xmax":180,"ymax":90}}"#),
             ]
             let points: [(String, String)] = [

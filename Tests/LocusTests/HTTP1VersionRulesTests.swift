@@ -46,8 +46,8 @@ extension HTTPExpectContinueTests {
         let serve = try HTTPServeProcess()
         // The connection's awaits resume on a thread of their own: on the cooperative pool, held by
         // other suites' long synchronous tests, the request was sent after the server's 30 s head
-        // timeout had closed the connection (the whole run, not this suite alone).
-        defer { withExtendedLifetime(serve) {} }
+        // timeout had closed the connection (the whole run, not this suite alone). The closure
+        // holds `serve` (the server process) until it returns.
         try await withTaskExecutorPreference(OwnThread("locus.tests.raw-http")) {
             let connection = try await RawConnection(serve.httpBase)
             let body = "SingleLine=6132+NE+34th+Ave&f=json"
@@ -101,8 +101,8 @@ extension HTTPExpectContinueTests {
         let serve = try HTTPServeProcess()
         // The connection's awaits resume on a thread of their own: on the cooperative pool, held by
         // other suites' long synchronous tests, the request was sent after the server's 30 s head
-        // timeout had closed the connection (the whole run, not this suite alone).
-        defer { withExtendedLifetime(serve) {} }
+        // timeout had closed the connection (the whole run, not this suite alone). The closure
+        // holds `serve` (the server process) until it returns.
         try await withTaskExecutorPreference(OwnThread("locus.tests.raw-http")) {
             let plain = try await RawConnection(serve.httpBase)
             try await plain.send("GET /health HTTP/1.0\r\n\r\n")

@@ -86,8 +86,8 @@ extension HTTPConnectionWatchTests {
         let serve = try HTTPServeProcess()
         // The connection's awaits resume on a thread of their own: on the cooperative pool, held by
         // other suites' long synchronous tests, the request was sent after the server's 30 s head
-        // timeout had closed the connection (the whole run, not this suite alone).
-        defer { withExtendedLifetime(serve) {} }
+        // timeout had closed the connection (the whole run, not this suite alone). The closure
+        // holds `serve` (the server process) until it returns.
         try await withTaskExecutorPreference(OwnThread("locus.tests.raw-http")) {
             let connection = try await RawConnection(serve.httpBase)
             // The server may answer and close before it has read the whole head: the write may fail.

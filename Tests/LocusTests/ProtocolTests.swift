@@ -87,6 +87,10 @@ import Testing
         (#"{"id":1,"op":"reverse","location":{"x":45.57,"y":-122.63,"wkid":5703}}"#, "invalid_argument"),
         (#"{"id":1,"op":"within","location":{"x":-2500000,"y":-3800000,"wkid":4978}}"#, "invalid_argument"),
         (#"{"id":1e400,"op":"ping"}"#, "invalid_request"),
+        // Whole numbers past 64 bits: read as doubles, they were echoed as another number.
+        (#"{"id":18446744073709551615,"op":"ping"}"#, "invalid_request"),
+        (#"{"id":-9223372036854775809,"op":"ping"}"#, "invalid_request"),
+        (#"{"id":1e19,"op":"ping"}"#, "invalid_request"),
         // An id no request can have (was not_found, "no pending request with id null").
         (#"{"id":1,"op":"cancel","request":[1]}"#, "invalid_argument"),
     ])

@@ -851,7 +851,7 @@ extension AddressSearch {
                 // "37-13 74th St" where the index has Queens's 37-13 (and 37-01, 37-15 …): that
                 // one; where it has 5331 alone, "5331-5337" is a range named by its first.
                 if let tail = q.numberTail, number.suffix.isEmpty, suffix.hasPrefix("-") {
-                    if suffix != "-" + tail {
+                    if HyphenatedNumber.relation(tail: tail, toSuffix: suffix) != .same {
                         p += 8
                         n.append("house number \(number.text)-\(tail) ≠ \(number.text)\(suffix) (−8)")
                     }

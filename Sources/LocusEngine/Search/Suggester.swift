@@ -80,31 +80,22 @@ struct WordBegun {
     }
 }
 
-/// A house number typed with a hyphen ("37-13", "5331-5337"): its first number, and what the
-/// digits after the hyphen say of each address with that number.
+/// A house number typed with a hyphen (`HyphenatedNumber`), the digits after it still being typed
+/// or not, as a condition on each address with its first number.
 struct NumberTail {
-    var number: String
-    var digits: String
+    var typed: HyphenatedNumber
     /// Whether the digits are still being typed ("37-1" may become "37-13").
     var begun: Bool
 
-    init?(_ token: String, begun: Bool) {
-        let parts = token.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, AddressText.isNumber(String(parts[0])), AddressText.isNumber(String(parts[1])) else { return nil }
-        number = String(parts[0])
-        digits = String(parts[1])
-        self.begun = begun
-    }
-
     /// Nil when an address with this number suffix is not the one typed; else what the tail adds
-    /// to its suggestion's quality. The index keeps a hyphenated number's tail as its suffix
-    /// ("-13"): a suffix with another tail is another house. A number without one is the typed
-    /// range's first ("5331" of "5331-5337"), or a house of the block: kept, ranked after those
-    /// whose tail is the one typed.
+    /// to its suggestion's quality: one without a suffix (the typed range's first number, or a
+    /// house of the block) is kept, ranked after those whose tail is the one typed.
     func quality(ofSuffix suffix: String) -> Double? {
-        guard suffix.hasPrefix("-") else { return suffix.isEmpty ? 0.5 : nil }
-        let own = suffix.dropFirst()
-        return (begun ? own.hasPrefix(digits) : own == digits) ? 0 : nil
+        switch HyphenatedNumber.relation(tail: typed.tail, toSuffix: suffix, begun: begun) {
+        case .same: 0
+        case .untailed: 0.5
+        case .other: nil
+        }
     }
 }
 
@@ -141,13 +132,13 @@ extension AddressSearch {
         // one token: its first number is the number, the digits after the hyphen a condition on
         // the address's own (`NumberTail`), still being typed while it is the prefix ("37-1").
         var tail: NumberTail?
-        if let first = tokens.first, let h = NumberTail(first, begun: false) {
+        if let first = tokens.first, let h = HyphenatedNumber(first) {
             tokens[0] = h.number
-            tail = h
-        } else if tokens.isEmpty, let typed = prefix?.canonical, let h = NumberTail(typed, begun: true) {
+            tail = NumberTail(typed: h, begun: false)
+        } else if tokens.isEmpty, let typed = prefix?.canonical, let h = HyphenatedNumber(typed) {
             tokens = [h.number]
             prefix = nil
-            tail = h
+            tail = NumberTail(typed: h, begun: true)
         }
         if let first = tokens.first, AddressText.isNumber(first) {
             tokens = [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
@@ -161,7 +152,11 @@ extension AddressSearch {
                 ranked += postcodeSuggestions(prefix: first, request)
                 ranked += numberOnlySuggestions(first, request)
             } else if let number = typedNumber(tokens[0]) {
-                ranked += addressSuggestions(number: number, tail: tail, words: Array(tokens.dropFirst()), prefix: prefix, request)
+                let words = Array(tokens.dropFirst())
+                ranked += addressSuggestions(number: number, tail: tail, words: words, prefix: prefix, request)
+                if tail == nil, ranked.isEmpty, !words.isEmpty || prefix != nil {
+                    ranked += placedNumberSuggestions(tokens[0], words: words, prefix: prefix, request)
+                }
             }
         } else {
             ranked += streetSuggestions(words: tokens, prefix: prefix, request)
@@ -415,6 +410,42 @@ extension AddressSearch {
         // Only what is shown is formatted: "6132 " names every 6132 in every city, and formatting
         // them all was a quarter of a suggest at 30× Portland (`locus-bench scale`).
         return best.kept.map { ($0.rank, Suggestion(text: addresses.components(of: $0.address).formatted, type: .address, key: "a\($0.address)")) }
+    }
+
+    /// Streets a number that is no address point is placed on, per keystroke. Each placement is
+    /// the geocoder's in one street's city (`placeNumber`); the bounded fuzz found "97…1" at 10–15 ms
+    /// of CPU (fuzz build, 10 ms bound) when every street suggested (up to `max_results`) was
+    /// geocoded as text, every street beginning with "1" a numbered one.
+    static let placedNumberStreets = 3
+
+    /// A number that is no address point of the streets typed, placed on the best few of them as
+    /// geocode places it (between or beyond the street's known numbers): what picking it answers.
+    /// The points are a building import and many real addresses are none (a fifth of the street
+    /// trees' recorded ones): "5331 N Kerby Ave" suggested nothing, though geocode places it.
+    /// Asked only when no address point matches; a street where the number cannot be placed
+    /// suggests nothing.
+    private func placedNumberSuggestions(_ digits: String, words: [String], prefix: WordBegun?,
+                                         _ request: SuggestContext) -> [(Double, Suggestion)] {
+        guard var number = HouseNumber(parsing: digits) else { return [] }
+        number.value = numberAsIndexed(number.value)
+        var streets = streetSuggestions(words: words, prefix: prefix, request)
+        streets.sort { ($0.0, $0.1.text) < ($1.0, $1.1.text) }
+        var out: [(Double, Suggestion)] = []
+        for (rank, street) in streets.prefix(min(request.maxResults, Self.placedNumberStreets)) {
+            guard let c = Int(street.key.dropFirst()), c >= 0, c < streetPlaces.count else { continue }
+            let place = streetPlaces[c]
+            let on = addresses.components(of: Int(place.representative))
+            var q = ParsedAddress()
+            q.number = number
+            q.street = AddressText.streetTokens(AddressText.tokens(on.streetFull))
+            if !on.city.isEmpty { q.city = AddressText.tokens(on.city) }
+            // In this street's city only: geocode places a number in each city separately.
+            guard let members = addresses(ofStreetPlace: c).map(Array.init), !members.isEmpty,
+                  let placed = placeNumber(number, among: members, street: place.street, place: c, q: q, penalty: 0, notes: []),
+                  placed.matchType == .interpolated || placed.matchType == .extrapolated else { continue }
+            out.append((rank, Suggestion(text: placed.label ?? placed.components.formatted, type: .address, key: placed.key)))
+        }
+        return out
     }
 
     /// The best few address suggestions. Equal ranks go in the order the index lists a number's
