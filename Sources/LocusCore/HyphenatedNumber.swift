@@ -17,6 +17,14 @@ public struct HyphenatedNumber: Hashable, Sendable {
         self.tail = String(tail)
     }
 
+    /// Whether it reads as a range of house numbers ("5509-5523", a building's first and last)
+    /// rather than one number (Queens's "37-13", whose part after the hyphen is two digits): three
+    /// or more digits after the hyphen, above the first number.
+    public var isRange: Bool {
+        guard tail.count >= 3, let first = HouseNumber.value(ofDigits: number), let last = HouseNumber.value(ofDigits: tail) else { return false }
+        return last > first
+    }
+
     /// What the typed tail says of an address with the same first number.
     public enum Relation: Sendable {
         /// The address's own tail is the one typed (begins with it, while it is being typed).

@@ -238,6 +238,8 @@ import Testing
         ("5331 N Ke", "5331 N Kerby Ave, Portland, OR 97217"), ("5331 n kerby", "5331 N Kerby Ave, Portland, OR 97217"),
         ("5410 NE 33rd", "5410 NE 33rd Ave, Portland, OR 97211"), ("5320 ne 33rd av", "5320 NE 33rd Ave, Portland, OR 97211"),
         ("99999 NE 34", nil),
+        // A range whose first number is no point: placed by that number, as geocode reads it.
+        ("5331-5337 n kerby", "5331 N Kerby Ave, Portland, OR 97217"), ("5410-5412 ne 33rd a", "5410 NE 33rd Ave, Portland, OR 97211"),
     ])
     func aNumberThatIsNoPointIsSuggestedWhereGeocodePlacesIt(_ typed: String, _ expected: String?) throws {
         let suggestions = try locator.suggest(SuggestRequest(text: typed)).suggestions

@@ -154,7 +154,9 @@ extension AddressSearch {
             } else if let number = typedNumber(tokens[0]) {
                 let words = Array(tokens.dropFirst())
                 ranked += addressSuggestions(number: number, tail: tail, words: words, prefix: prefix, request)
-                if tail == nil, ranked.isEmpty, !words.isEmpty || prefix != nil {
+                // A range typed ("5509-5523 NE 29th Ave") is placed by its first number, as geocode
+                // places it; Queens's "37-13" is not house 37.
+                if tail.map({ $0.typed.isRange && !$0.begun }) ?? true, ranked.isEmpty, !words.isEmpty || prefix != nil {
                     ranked += placedNumberSuggestions(tokens[0], words: words, prefix: prefix, request)
                 }
             }
