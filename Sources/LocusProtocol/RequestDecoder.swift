@@ -43,16 +43,15 @@ public struct RequestDecoder: Sendable {
         var id: RequestID?
         switch object["id"] {
         case nil: id = nil
+        // A whole number past 64 bits is read as a double and would come back as another number
+        // (18446744073709551615 as 1.8446744073709552e19): the client would wait for a reply to
+        // its id that never comes. Refused, so that it sends such an id as a string.
+        case .number(let d)? where d.isFinite && d.rounded() == d && d.magnitude >= 0x1p63:
+            return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "id must be a string or a number a reply echoes exactly; a whole number beyond 64 bits is not (send it as a string)")))
         case let v? where { if case .string = v { return true }; return v.numericValue?.isFinite == true }():
             id = v
         case let v?:
             return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "id must be a string or a finite number, got \(v.typeName == "a number" ? "one beyond a double's range" : v.typeName)")))
-        }
-        // A whole number past 64 bits is read as a double and would come back as another number
-        // (18446744073709551615 as 1.8446744073709552e19): the client would wait for a reply to
-        // its id that never comes. Refused, so that it sends such an id as a string.
-        if case .number(let d)? = id, d.rounded() == d, d.magnitude >= 0x1p63 {
-            return .failure(RequestFailure(id: nil, error: WireError(.invalidRequest, "id must be a string or a number a reply echoes exactly; a whole number beyond 64 bits is not (send it as a string)")))
         }
         guard case .string(let op)? = object["op"] else {
             return .failure(RequestFailure(id: id, error: WireError(.invalidRequest, "a request needs \"op\", a string")))

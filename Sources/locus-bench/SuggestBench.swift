@@ -52,9 +52,9 @@ extension LocusBench {
                     r.maxResults = max
                     let start = clock.now
                     let s = search.suggest(r)
-                    let d = clock.now - start
-                    latencies.append(d.inSeconds * 1e6)
-                    if d.inSeconds * 1e6 > slowest.micros { slowest = (d.inSeconds * 1e6, prefix) }
+                    let micros = (clock.now - start).inSeconds * 1e6
+                    latencies.append(micros)
+                    if micros > slowest.micros { slowest = (micros, prefix) }
                     if !s.isEmpty { found += 1 }
                 }
             }

@@ -436,11 +436,10 @@ extension AddressSearch {
         for (rank, street) in streets.prefix(min(request.maxResults, Self.placedNumberStreets)) {
             guard let c = Int(street.key.dropFirst()), c >= 0, c < streetPlaces.count else { continue }
             let place = streetPlaces[c]
-            let on = addresses.components(of: Int(place.representative))
+            // Of the query, placing reads only the town (its penalty): the street's own city.
             var q = ParsedAddress()
-            q.number = number
-            q.street = AddressText.streetTokens(AddressText.tokens(on.streetFull))
-            if !on.city.isEmpty { q.city = AddressText.tokens(on.city) }
+            let city = localities[Int(place.locality)].city
+            if !city.isEmpty { q.city = AddressText.tokens(city) }
             // In this street's city only: geocode places a number in each city separately.
             guard let members = addresses(ofStreetPlace: c).map(Array.init), !members.isEmpty,
                   let placed = placeNumber(number, among: members, street: place.street, place: c, q: q, penalty: 0, notes: []),
