@@ -107,7 +107,7 @@ public struct AddressParser: Sendable {
     static let betweenWords: Set<String> = ["between", "btwn", "betw", "btw"]
 
     public func parse(_ text: String) -> ParsedAddress {
-        let text = Self.withoutCountry(Self.asciiFractions(text))
+        let text = withStateCodeSpelledOut(Self.withoutCountry(Self.asciiFractions(text)))
         if let q = Self.qualified(text) {
             var result = parseUnqualified(q.text)
             result.qualifier = q.qualifier
@@ -294,7 +294,10 @@ public struct AddressParser: Sendable {
             if next.contains("/"), next.first!.isNumber {
                 n.suffix = next
                 tokens.remove(at: i)
-            } else if next.count == 1, next.first!.isLetter, !StreetNameParts.directionals.contains(next) && AddressVocabulary.directionals[next] == nil, remaining >= 2 {
+            } else if next.count == 1, next.first!.isLetter, !StreetNameParts.directionals.contains(next) && AddressVocabulary.directionals[next] == nil, remaining >= 2,
+                      // "1004 K St NW": a lettered street (Washington's, Sacramento's), not house
+                      // 1004 K on a street called "St NW" (which answered 1004 E Street NW at 93).
+                      !StreetNameParts.types.contains(tokens[i + 1]) {
                 n.suffix = next.uppercased()
                 tokens.remove(at: i)
             }
@@ -528,6 +531,55 @@ public struct AddressParser: Sendable {
             return rest.isEmpty ? text : rest
         }
         return text
+    }
+
+    /// State codes that the tokens read as something else, to the state's name: a directional
+    /// ("NE", northeast) or a street type's spelling ("CT" court, "LA" lane, "WY" way, "KY" key).
+    static let stateCodesReadOtherwise: [String: String] = {
+        var out: [String: String] = [:]
+        for (name, code) in AddressVocabulary.states where name.count > 2 && AddressText.canonical(code) != code {
+            out[code] = name
+        }
+        return out
+    }()
+
+    /// The text with a trailing state code that the tokens would read otherwise
+    /// (`stateCodesReadOtherwise`) spelled out as the state's name, where it stands as a region:
+    /// after a city in a comma part of its own ("…, Baton Rouge, LA 70801", "…, Baton Rouge LA"), or
+    /// after a city the index knows ("200 Main St Omaha NE"). Read as "lane", "LA" left every
+    /// Louisiana address typed with its state without a candidate; read as "northeast", "NE" made
+    /// "Omaha" the city "omaha northeast" (another state's Main St answered at 90). A quadrant
+    /// after the street stays one: "1004 K St NE", "1004 K St, NE".
+    func withStateCodeSpelledOut(_ text: String) -> String {
+        let edge: (Character) -> Bool = { $0.isWhitespace || $0 == "," || $0 == "." }
+        guard var end = text.lastIndex(where: { !edge($0) }).map(text.index(after:)) else { return text }
+        // A ZIP code after the state.
+        let zipStart = text[..<end].lastIndex(where: { !($0.isASCII && ($0.isNumber || $0 == "-")) }).map(text.index(after:)) ?? text.startIndex
+        if zipStart < end, Self.postcode(String(text[zipStart..<end])) != nil {
+            guard let e = text[..<zipStart].lastIndex(where: { !edge($0) }).map(text.index(after:)) else { return text }
+            end = e
+        }
+        guard let wordStart = text[..<end].lastIndex(where: { !$0.isLetter }).map(text.index(after:)),
+              text.distance(from: wordStart, to: end) == 2,
+              let name = Self.stateCodesReadOtherwise[text[wordStart..<end].lowercased()] else { return text }
+        let before = text[..<wordStart]
+        guard let last = before.last(where: { !$0.isWhitespace }) else { return text }
+        let isRegion: Bool
+        if last == "," {
+            // Its own part: a city's part before it, which is not the address's.
+            let parts = before.split(separator: ",", omittingEmptySubsequences: false).dropLast()
+            isRegion = parts.count >= 2 && parts.last.map { p in p.contains(where: \.isLetter) && !p.contains(where: \.isNumber) } == true
+        } else if let comma = before.lastIndex(of: ",") {
+            // After a city in the same part: "…, Baton Rouge LA".
+            let city = before[before.index(after: comma)...].split(whereSeparator: \.isWhitespace)
+            isRegion = (1...3).contains(city.count) && city.allSatisfy { $0.allSatisfy(\.isLetter) }
+        } else {
+            // No commas: a city the index knows just before it.
+            let words = AddressText.tokens(before.split(whereSeparator: \.isWhitespace).suffix(3).joined(separator: " "))
+            isRegion = !words.isEmpty && (1...min(3, words.count)).contains { cityKeys.contains(words.suffix($0).joined(separator: " ")) }
+        }
+        guard isRegion else { return text }
+        return String(before) + name + String(text[end...])
     }
 
     /// A number's fraction as typed in a word processor, which turns "108 1/2" into "108½" (and

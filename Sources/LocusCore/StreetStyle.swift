@@ -56,13 +56,17 @@ public enum StreetStyle {
         guard words.count >= 2 else { return street }
         if let d = directionals[words[0].lowercased()] { words[0] = d }
         var typeIndex = words.count - 1
-        if words.count >= 3, let d = directionals[words[typeIndex].lowercased()] {
+        // A post-directional written out or already short ("PENNSYLVANIA AVENUE SE", Washington's
+        // quadrants): the type before it is abbreviated either way.
+        let last = words[typeIndex].lowercased()
+        if words.count >= 3, let d = directionals[last] ?? AddressVocabulary.directionals[last]?.uppercased() {
             words[typeIndex] = d
             typeIndex -= 1
         }
         // The type is only abbreviated when a name remains before it ("Avenue A" stays as it is).
         let firstNameIndex = directionals[street.split(separator: " ").first.map { $0.lowercased() } ?? ""] == nil ? 0 : 1
-        if typeIndex > firstNameIndex, let t = streetTypes[words[typeIndex].lowercased()] {
+        let type = words[typeIndex].lowercased()
+        if typeIndex > firstNameIndex, let t = streetTypes[type] ?? AddressVocabulary.streetTypeNames[type].flatMap({ streetTypes[$0] }) {
             words[typeIndex] = t
         }
         return words.joined(separator: " ")
@@ -71,6 +75,20 @@ public enum StreetStyle {
     /// Words kept in capitals when a name is put in mixed case: USPS directionals, route prefixes,
     /// Roman numerals.
     static let capitalWords: Set<String> = ["N", "S", "E", "W", "NE", "NW", "SE", "SW", "US", "SR", "FM", "CR", "II", "III", "IV", "VI"]
+    /// Short forms of names written with a full stop, not in capitals ("St Charles", "Dr Martin
+    /// Luther King Jr", "Ft Worth").
+    static let shortNameWords: Set<String> = ["st", "mt", "ft", "jr", "sr", "dr", "mr", "ms", "wm", "pt"]
+
+    /// A word of two to four capitals and no vowel that is no street type, directional or short
+    /// name: initials ("JFK Blvd", "LBJ Fwy", "MLK"), a route's prefix ("RR 620"), a frontage
+    /// road's side ("SVRD NB"). Put in mixed case they read as words: "Jfk Blvd", "Rr 620".
+    static func isInitialism(_ word: String) -> Bool {
+        guard (2...4).contains(word.utf8.count), word.utf8.allSatisfy({ (0x41...0x5A).contains($0) }),
+              !word.utf8.contains(where: { "AEIOUY".utf8.contains($0) }) else { return false }
+        let lower = word.lowercased()
+        return AddressVocabulary.streetTypes[lower] == nil && AddressVocabulary.directionals[lower] == nil && !shortNameWords.contains(lower)
+    }
+
     /// Little words written in lower case inside a name ("Avenue of the Americas").
     static let lowerWords: Set<String> = ["OF", "THE", "AND"]
 
@@ -84,7 +102,7 @@ public enum StreetStyle {
         let words = name.split(separator: " ", omittingEmptySubsequences: false)
         return words.enumerated().map { i, w -> String in
             let word = String(w)
-            if capitalWords.contains(word) { return word }
+            if capitalWords.contains(word) || isInitialism(word) { return word }
             if i > 0, i < words.count - 1, lowerWords.contains(word) { return word.lowercased() }
             return word.split(separator: "-", omittingEmptySubsequences: false).map { mixedCaseWord(String($0)) }.joined(separator: "-")
         }.joined(separator: " ")

@@ -53,6 +53,26 @@ import Testing
         #expect(StreetStyle.abbreviated(published) == expected)
     }
 
+    /// Initials in a name published in capitals stay capitals ("Jfk Blvd", "Rr 620" before);
+    /// short forms that are words keep their case ("St Charles", "Dr … Jr", "Hwy").
+    @Test(arguments: [
+        ("JFK BLVD", "JFK Blvd"),
+        ("LBJ FWY", "LBJ Fwy"),
+        ("RR 620", "RR 620"),
+        ("N IH 35 SVRD NB", "N Ih 35 SVRD NB"),
+        ("ST CHARLES AVE", "St Charles Ave"),
+        ("DR MARTIN LUTHER KING JR BLVD", "Dr Martin Luther King Jr Blvd"),
+        ("HWY 99E", "Hwy 99E"),
+        ("NORTH LYNN STREET", "N Lynn St"),
+        // Types before a short post-directional are abbreviated too.
+        ("PENNSYLVANIA AVENUE SE", "Pennsylvania Ave SE"),
+        ("Main Av", "Main Ave"),
+        ("AVENUE N", "Avenue N"),
+    ])
+    func initialsStayInCapitals(_ published: String, _ expected: String) {
+        #expect(StreetStyle.abbreviated(published) == expected)
+    }
+
     @Test func cityInMixedCase() {
         #expect(StreetStyle.mixedCase("CAMBRIDGE") == "Cambridge")
         #expect(StreetStyle.mixedCase("LAKE OSWEGO") == "Lake Oswego")

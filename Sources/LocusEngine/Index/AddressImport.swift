@@ -29,7 +29,78 @@ extension IndexWriter {
             return id
         }
 
-        mutating func street(_ s: String) -> Int32 { Self.id(s, in: &streets, size: s.utf8.count, bytes: &bytes) }
+        /// Per street spelling, by first-seen number: its rows, and the cities it is in.
+        var streetRows: [Int] = []
+        var streetCities: [Set<String>] = []
+
+        mutating func street(_ s: String, city: String) -> Int32 {
+            let id = Self.id(s, in: &streets, size: s.utf8.count, bytes: &bytes)
+            if Int(id) == streetRows.count {
+                streetRows.append(0)
+                streetCities.append([])
+            }
+            streetRows[Int(id)] += 1
+            if streetCities[Int(id)].insert(city).inserted { bytes += 64 }
+            return id
+        }
+
+        /// A street's canonical words, but a letter before a street type, which is a lettered
+        /// street's name ("E Street"), not a directional ("East Street").
+        static func streetKey(_ s: String) -> String {
+            var words = AddressText.tokens(s)
+            let raw = AddressText.rawTokens(s)
+            if raw.count == words.count {
+                for i in raw.indices.dropLast() where raw[i].count == 1 && StreetNameParts.types.contains(words[i + 1]) {
+                    words[i] = raw[i]
+                }
+            }
+            return words.joined(separator: " ")
+        }
+
+        /// The streets in order, and each spelling's street: spellings with the same canonical
+        /// words (`streetKey`) that share a city are one street, named by its most written
+        /// spelling (ties: the first in text order, so a build is the same on every run). A file
+        /// that writes "MAIN ST", "Main St" and "Main Street." had three streets, each placing
+        /// numbers from its own few points; Portland's has nine such pairs ("SW Grahams Ferry Rd"
+        /// and "SW Graham'S Ferry Rd" in Sherwood). Spellings in different cities stay apart, each
+        /// printed as its city writes it (Forest Grove's "Parks Street" is no "Park Street").
+        func mergedStreets() -> (ordered: [String], final: [Int32]) {
+            var byID = [String](repeating: "", count: streets.count)
+            for (name, id) in streets { byID[Int(id)] = name }
+            var parent = Array(byID.indices)
+            func root(_ i: Int) -> Int {
+                var i = i
+                while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+                return i
+            }
+            var byKey: [String: [Int]] = [:]
+            for (id, name) in byID.enumerated() { byKey[Self.streetKey(name), default: []].append(id) }
+            for (key, ids) in byKey where ids.count > 1 && !key.isEmpty {
+                var firstInCity: [String: Int] = [:]
+                for id in ids {
+                    for city in streetCities[id] {
+                        if let other = firstInCity[city] {
+                            let (a, b) = (root(other), root(id))
+                            if a != b { parent[max(a, b)] = min(a, b) }
+                        } else {
+                            firstInCity[city] = id
+                        }
+                    }
+                }
+            }
+            // Each street's name: its most written spelling.
+            var named: [Int: Int] = [:]
+            for id in byID.indices {
+                let r = root(id)
+                // More rows, or as many and first in text order.
+                if let n = named[r], (streetRows[n], byID[id]) >= (streetRows[id], byID[n]) { continue }
+                named[r] = id
+            }
+            let ordered = Set(named.values).map { byID[$0] }.sorted()
+            let rank = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, Int32($0)) })
+            let final = byID.indices.map { rank[byID[named[root($0)] ?? $0]] ?? 0 }
+            return (ordered, final)
+        }
         mutating func suffix(_ s: String) -> Int32 { Self.id(s, in: &suffixes, size: s.utf8.count, bytes: &bytes) }
         mutating func place(_ p: AddressPlace) -> Int32 {
             Self.id(p, in: &places, size: p.city.utf8.count + p.state.utf8.count + p.postcode.utf8.count, bytes: &bytes)
@@ -95,7 +166,7 @@ extension IndexWriter {
             let place = AddressPlace(city: StreetStyle.mixedCase(raw.city.trimmingWhitespace()),
                                      state: Self.stateCode(raw.state.trimmingWhitespace()),
                                      postcode: raw.postcode.trimmingWhitespace())
-            try stage.run([.integer(Int64(names.street(street))), .integer(Int64(number.value)), .integer(Int64(names.suffix(number.suffix))),
+            try stage.run([.integer(Int64(names.street(street, city: place.city))), .integer(Int64(number.value)), .integer(Int64(names.suffix(number.suffix))),
                            .integer(Int64(names.place(place))), .real(point.x), .real(point.y), .integer(Int64(raw.row))])
             // Names are held (the index and every server hold them too): a column of distinct values
             // mapped as the street (an id, a full address) would otherwise grow past any setting.
@@ -137,7 +208,7 @@ extension IndexWriter {
 
         // Names in order. (A name only a duplicate row had is still some kept row's: the same.)
         _ = names.suffix("")
-        let (streets, streetFinal) = Names.ranks(names.streets, by: <)
+        let (streets, streetFinal) = names.mergedStreets()
         let (suffixes, suffixFinal) = Names.ranks(names.suffixes, by: <)
         let (places, placeFinal) = Names.ranks(names.places) { Self.placeKey($0) < Self.placeKey($1) }
         // Rows of one cell, street, number and suffix order by ZIP code, then city.

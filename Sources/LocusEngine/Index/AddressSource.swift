@@ -74,14 +74,14 @@ public struct AddressColumns: Sendable, Equatable, Codable {
     nonisolated(unsafe) static let aliases: [WritableKeyPath<AddressColumns, String?>: (label: String, names: [String])] = [
         \.number: ("number", ["number", "house_number", "housenumber", "addr:housenumber", "add_number", "add_num", "address_number",
                               "addnum", "addr_num", "address_num", "house_num", "housenum", "house_no", "hse_num", "hnum", "st_num",
-                              "street_number", "streetnumber", "stnum", "h_no", "addrno"]),
+                              "street_number", "streetnumber", "stnum", "h_no", "addrno", "addrnum"]),
         \.street: ("street", ["street", "addr:street", "full_street", "full_street_name", "fullname", "street_full", "streetfull",
                               "full_st_name", "fullstreet", "st_full", "street_fullname", "full_stree", "stnamecom"]),
         \.address: ("address", ["address", "full_address", "fulladdress", "full_addr", "fulladdr", "address_full", "addr_full",
                                 "site_address", "siteaddress", "site_addr", "siteaddr", "street_address", "streetaddress", "add_full",
-                                "addressfull", "addr"]),
+                                "addressfull", "addr", "siteadress"]),
         \.city: ("city", ["city", "addr:city", "municipality", "town", "place", "city_name", "jurisdiction", "post_comm", "postal_city",
-                          "msag_comm", "postalctyname", "postal_city_name", "ctyname", "placename"]),
+                          "msag_comm", "postalctyname", "postal_city_name", "ctyname", "placename", "mailcomm"]),
         \.state: ("state", ["state", "addr:state", "region", "state_code", "st"]),
         \.postcode: ("postcode", ["postcode", "zip", "zipcode", "zip_code", "postal_code", "addr:postcode", "zip5", "post_code"]),
         \.x: ("x", ["lon", "longitude", "lng", "long", "x", "point_x", "easting", "x_coord"]),
@@ -98,7 +98,7 @@ public struct AddressColumns: Sendable, Equatable, Codable {
         ("pre-modifier", ["st_premod", "premod", "pre_mod", "premodifier", "stnameprm"]),
         ("pre-directional", ["st_predir", "predir", "pre_dir", "prefix_dir", "prefixdir", "dir_prefix", "predirection",
                              "pre_direction", "street_prefix", "st_prefix", "str_prefix", "prefix", "fedirp", "dirpre",
-                             "predirectional", "stnameprd", "addr_pd"]),
+                             "predirectional", "stnameprd", "addr_pd", "predirabbr", "pre_dir_abbr"]),
         ("pre-type", ["st_pretyp", "st_pretype", "pretype", "pre_type", "stnameprt", "addr_pt"]),
         ("pre-separator", ["st_presep", "presep"]),
         ("name", ["st_name", "street_name", "streetname", "stname", "str_name", "road_name", "roadname", "fename", "name_street",
@@ -108,14 +108,14 @@ public struct AddressColumns: Sendable, Equatable, Codable {
                   "stnamepot", "street_suffix_abbr", "addr_st"]),
         ("post-directional", ["st_posdir", "st_postdir", "postdir", "post_dir", "sufdir", "suf_dir", "suffix_dir", "suffixdir",
                               "dir_suffix", "postdirection", "post_direction", "fedirs", "dirsuf", "postdirectional", "stnamepod",
-                              "street_suffix_dir", "addr_sd"]),
+                              "street_suffix_dir", "addr_sd", "postdirabbr", "post_dir_abbr", "quadrant"]),
         ("post-modifier", ["st_posmod", "posmod", "post_mod", "postmodifier", "stnamepom"]),
     ]
 
     /// A house number's suffix ("A", "1/2") kept in a column of its own.
     static let numberSuffixNames = ["addnum_suf", "add_num_suf", "number_suffix", "num_suffix", "house_suffix", "hse_suffix",
                                     "house_number_suffix", "addr_num_suffix", "addnumsuf", "address_number_suffix", "addrnosuf",
-                                    "hno_suffix"]
+                                    "hno_suffix", "numsuffix", "addrnumsuffix", "addnumsuffix", "housefrac", "house_frac"]
 
     /// A header name as the aliases are written: trimmed, lower case, with spaces, hyphens and
     /// dots as underscores.

@@ -774,14 +774,27 @@ extension AddressSearch {
         return localitiesByPostcode[zip]?.contains(placeLocality[Int(place)]) ?? false
     }
 
-    /// `regionPenalty` without its notes; `city` is the query's city joined as `placeCityKey` is.
-    func regionCost(_ q: ParsedAddress, city: String?, place index: Int32) -> Double {
+    /// What of the region the query names an address's place contradicts; `city` is the query's
+    /// city joined as `placeCityKey` is. The one rule `regionCost` and `regionPenalty` price.
+    /// A city, ZIP code or state the address file does not give (many cities' files have no state
+    /// column, San Francisco's no city) is unknown, not another: "2410 Mission St, San Francisco,
+    /// CA 94110" on such an index scored 50 and had no candidate.
+    private func regionMismatch(_ q: ParsedAddress, city: String?, place index: Int32) -> RegionMismatch {
         let place = addresses.places[Int(index)]
-        var p = 0.0
-        if let city, !place.city.isEmpty, city != placeCityKey[Int(index)] { p += 10 }
-        if let zip = q.postcode, !place.postcode.isEmpty, zip != place.postcode { p += 10 }
-        if let state = q.state, !place.state.isEmpty, state != place.state.lowercased() { p += 40 }
-        return p
+        return (city: city.map { !place.city.isEmpty && $0 != placeCityKey[Int(index)] } ?? false,
+                postcode: q.postcode.map { !place.postcode.isEmpty && $0 != place.postcode } ?? false,
+                state: q.state.map { !place.state.isEmpty && $0 != place.state.lowercased() } ?? false)
+    }
+
+    private typealias RegionMismatch = (city: Bool, postcode: Bool, state: Bool)
+
+    private static func cost(of m: RegionMismatch) -> Double {
+        (m.city ? 10 : 0) + (m.postcode ? 10 : 0) + (m.state ? 40 : 0)
+    }
+
+    /// `regionPenalty` without its notes.
+    func regionCost(_ q: ParsedAddress, city: String?, place index: Int32) -> Double {
+        Self.cost(of: regionMismatch(q, city: city, place: index))
     }
 
     /// How far from a placed location (metres) an address may be to show which place it is in,
@@ -806,27 +819,12 @@ extension AddressSearch {
     /// Penalties for the city, postcode and state the query names, against one address.
     func regionPenalty(_ q: ParsedAddress, place index: Int32) -> (Double, [String]) {
         let place = addresses.places[Int(index)]
-        var p = 0.0
+        let m = regionMismatch(q, city: q.city?.joined(separator: " "), place: index)
         var notes: [String] = []
-        // A city, ZIP code or state the address file does not give (many cities' files have no
-        // state column, San Francisco's no city) is unknown, not another: "2410 Mission St, San
-        // Francisco, CA 94110" on such an index scored 50 and had no candidate.
-        if let city = q.city, !place.city.isEmpty {
-            let key = city.joined(separator: " ")
-            if key != placeCityKey[Int(index)] {
-                p += 10
-                notes.append("city \(key) ≠ \(place.city) (−10)")
-            }
-        }
-        if let zip = q.postcode, !place.postcode.isEmpty, zip != place.postcode {
-            p += 10
-            notes.append("postcode \(zip) ≠ \(place.postcode) (−10)")
-        }
-        if let state = q.state, !place.state.isEmpty, state != place.state.lowercased() {
-            p += 40
-            notes.append("state \(state.uppercased()) ≠ \(place.state) (−40)")
-        }
-        return (p, notes)
+        if m.city, let city = q.city { notes.append("city \(city.joined(separator: " ")) ≠ \(place.city) (−10)") }
+        if m.postcode, let zip = q.postcode { notes.append("postcode \(zip) ≠ \(place.postcode) (−10)") }
+        if m.state, let state = q.state { notes.append("state \(state.uppercased()) ≠ \(place.state) (−40)") }
+        return (Self.cost(of: m), notes)
     }
 
     func houseMatches(street: Int32, number: HouseNumber, q: ParsedAddress, penalty: Double, notes: [String],

@@ -161,7 +161,7 @@ extension AddressSearch {
                 }
             }
         } else {
-            ranked += streetSuggestions(words: tokens, prefix: prefix, request)
+            ranked += streetSuggestions(words: tokens, prefix: prefix, request).map { ($0.rank, $0.suggestion) }
             ranked += areaSuggestions(words: tokens, prefix: prefix, request)
         }
         ranked.sort { ($0.rank, $0.suggestion.text) < ($1.rank, $1.suggestion.text) }
@@ -190,8 +190,10 @@ extension AddressSearch {
 
     /// Street places matching every whole word and the prefix. Each word narrows a mark per
     /// street place (how many words it has matched so far), so a one-letter prefix that touches
-    /// every street costs one pass over their postings, with no sets built.
-    private func streetSuggestions(words: [String], prefix: WordBegun?, _ request: SuggestContext) -> [(Double, Suggestion)] {
+    /// every street costs one pass over their postings, with no sets built. Each comes with its
+    /// street place, which placing a number on it needs.
+    private func streetSuggestions(words: [String], prefix: WordBegun?,
+                                   _ request: SuggestContext) -> [(rank: Double, place: Int, suggestion: Suggestion)] {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
         var constraint: UInt8 = 0
@@ -228,7 +230,7 @@ extension AddressSearch {
             }
         }
         guard constraint > 0 else { return [] }
-        var out: [(Double, Suggestion)] = []
+        var out: [(rank: Double, place: Int, suggestion: Suggestion)] = []
         var worstKept = Double.infinity
         let keep = request.maxResults * 2
         for c in mark.indices where mark[c] == constraint {
@@ -238,11 +240,11 @@ extension AddressSearch {
             if out.count >= keep, r >= worstKept { continue }
             let l = localities[Int(sp.locality)]
             let text = [addresses.streetDisplay[Int(sp.street)], l.city, l.state].filter { !$0.isEmpty }.joined(separator: ", ")
-            out.append((r, Suggestion(text: text, type: .street, key: "s\(c)")))
+            out.append((r, c, Suggestion(text: text, type: .street, key: "s\(c)")))
             if out.count > keep * 4 {
-                out.sort { $0.0 < $1.0 }
+                out.sort { $0.rank < $1.rank }
                 out.removeLast(out.count - keep)
-                worstKept = out.last!.0
+                worstKept = out.last?.rank ?? worstKept
             }
         }
         return out
@@ -344,7 +346,8 @@ extension AddressSearch {
             var v: Verdict
             let matched: Bool
             if whole {
-                matched = placeWords.contains(w) || w == state
+                // "LA" and "NE" typed are read as "lane" and "northeast" (`AddressText.canonical`).
+                matched = placeWords.contains(w) || w == state || (!state.isEmpty && w == AddressText.canonical(state))
             } else if let prefix {
                 matched = placeWords.contains { prefix.begins($0) } || (!state.isEmpty && prefix.starts.contains { state.hasPrefix($0) })
             } else {
@@ -431,10 +434,9 @@ extension AddressSearch {
         guard var number = HouseNumber(parsing: digits) else { return [] }
         number.value = numberAsIndexed(number.value)
         var streets = streetSuggestions(words: words, prefix: prefix, request)
-        streets.sort { ($0.0, $0.1.text) < ($1.0, $1.1.text) }
+        streets.sort { ($0.rank, $0.suggestion.text) < ($1.rank, $1.suggestion.text) }
         var out: [(Double, Suggestion)] = []
-        for (rank, street) in streets.prefix(min(request.maxResults, Self.placedNumberStreets)) {
-            guard let c = Int(street.key.dropFirst()), c >= 0, c < streetPlaces.count else { continue }
+        for (rank, c, _) in streets.prefix(min(request.maxResults, Self.placedNumberStreets)) {
             let place = streetPlaces[c]
             // Of the query, placing reads only the town (its penalty): the street's own city.
             var q = ParsedAddress()

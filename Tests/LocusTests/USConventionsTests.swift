@@ -1,0 +1,148 @@
+import Foundation
+import LocusCore
+@testable import LocusEngine
+import Testing
+
+/// How other US cities write addresses, on small files in their layouts: states whose codes are
+/// also a directional or a street type's spelling, lettered streets, and files that spell one
+/// street several ways. Each case failed before (the answer it gave is in its comment).
+@Suite struct USConventionsTests {
+    /// Main St in towns of states whose codes the tokens read otherwise ("LA" lane, "NE"
+    /// northeast, "CT" court, "KY" key, "WY" way), and in Guam, which answered for them.
+    static func mainStreets() throws -> Locator {
+        try AddressColumnsTests.build("""
+        number,street,city,state,postcode,lon,lat
+        200,Main St,Hagatna,GU,96910,144.751,13.47
+        200,Main St,Baton Rouge,LA,70801,-91.189,30.45
+        300,Main St,Baton Rouge,LA,70801,-91.188,30.45
+        200,Main St,Omaha,NE,68102,-95.929,41.26
+        300,Main St,Omaha,NE,68102,-95.928,41.26
+        200,Main St,Hartford,CT,06103,-72.674,41.764
+        200,Main St,Louisville,KY,40202,-85.755,38.257
+        200,Main St,Cheyenne,WY,82001,-104.82,41.14
+        210,Main St,Cheyenne,WY,82001,-104.8199,41.14
+
+        """).0
+    }
+
+    @Test(arguments: [
+        // No candidate ("LA" read as "lane").
+        ("200 Main St, Baton Rouge, LA 70801", "200 Main St, Baton Rouge, LA 70801"),
+        ("200 Main St, Baton Rouge LA", "200 Main St, Baton Rouge, LA 70801"),
+        ("200 main st, baton rouge, la", "200 Main St, Baton Rouge, LA 70801"),
+        // Hagatna's at 90 (the city read as "omaha northeast").
+        ("200 Main St Omaha NE", "200 Main St, Omaha, NE 68102"),
+        ("200 Main St, Omaha, NE 68102", "200 Main St, Omaha, NE 68102"),
+        ("200 Main St, Hartford, CT", "200 Main St, Hartford, CT 06103"),
+        ("200 Main St Louisville KY 40202", "200 Main St, Louisville, KY 40202"),
+        ("200 Main St, Cheyenne, WY", "200 Main St, Cheyenne, WY 82001"),
+    ])
+    func aStateCodeThatReadsAsAWordIsTheState(_ text: String, _ expected: String) throws {
+        let top = try #require(try AddressColumnsTests.top(try Self.mainStreets(), text))
+        #expect(top.address == expected && top.score == 100, "\(top.address) \(top.score)")
+    }
+
+    /// The whole address typed into a search box, the state written as a code and the ZIP code
+    /// begun: nothing was suggested ("LA" a whole word, read as "lane", matched no place).
+    @Test(arguments: [
+        ("200 Main St, Baton Rouge, LA 7", "200 Main St, Baton Rouge, LA 70801"),
+        ("200 Main St Omaha NE 6", "200 Main St, Omaha, NE 68102"),
+    ])
+    func aStateCodeThatReadsAsAWordIsSuggested(_ text: String, _ expected: String) throws {
+        let suggestions = try Self.mainStreets().suggest(SuggestRequest(text: text)).suggestions
+        #expect(suggestions.map(\.text) == [expected])
+    }
+
+    /// Washington's lettered streets in two quadrants, beside E Street.
+    static func lettered() throws -> Locator {
+        try AddressColumnsTests.build("""
+        number,street,city,state,postcode,lon,lat
+        1004,E Street NW,Washington,DC,20004,-77.0254,38.8963
+        1004,K Street NW,Washington,DC,20001,-77.0265,38.9024
+        1004,K Street NE,Washington,DC,20002,-76.9918,38.9024
+        1204,I Street NW,Washington,DC,20005,-77.0288,38.9013
+        1204,E Street NW,Washington,DC,20004,-77.0288,38.8963
+
+        """).0
+    }
+
+    @Test(arguments: [
+        // 1004 E Street NW at 93: house "1004 K" on a street called "St NW".
+        ("1004 K St NW", "1004 K St NW, Washington, DC 20001"),
+        ("1004 K St NE", "1004 K St NE, Washington, DC 20002"),
+        ("1204 I St NW", "1204 I St NW, Washington, DC 20005"),
+        // What worked stays: E Street itself, a quadrant after a comma is no state (Nebraska).
+        ("1004 E St NW", "1004 E St NW, Washington, DC 20004"),
+        ("1004 K St, NE", "1004 K St NE, Washington, DC 20002"),
+        ("1004 K Street NE, Washington, DC 20002", "1004 K St NE, Washington, DC 20002"),
+    ])
+    func aLetteredStreetIsNoHouseNumbersLetter(_ text: String, _ expected: String) throws {
+        let top = try #require(try AddressColumnsTests.top(try Self.lettered(), text))
+        #expect(top.address == expected && top.score == 100, "\(top.address) \(top.score)")
+    }
+
+    /// A hand-kept file writes one street four ways: it was four streets, "250 Main St" placed
+    /// from one fragment's points (extrapolated, 82) beside four street candidates.
+    @Test func oneStreetSpelledSeveralWaysIsOneStreet() throws {
+        let (locator, _) = try AddressColumnsTests.build("""
+            address,city,state,zip,lon,lat
+            100 MAIN ST,Oakland,CA,94612,-122.27,37.800
+            200 Main St,Oakland,CA,94612,-122.27,37.801
+            300 Main Street,Oakland,CA,94612,-122.27,37.802
+            400 MAIN STREET,Oakland,CA,94612,-122.27,37.803
+            500 Main St.,Oakland,CA,94612,-122.27,37.804
+            600 Main St,Oakland,CA,94612,-122.27,37.805
+
+            """)
+        let placed = try locator.geocode(GeocodeRequest(.text("250 Main St"))).candidates
+        #expect(placed.count == 1)
+        #expect(placed.first?.matchType == .interpolated && placed.first?.address == "250 Main St, Oakland, CA 94612")
+        if let y = placed.first?.location.y { #expect(abs(y - 37.8015) < 1e-4) }
+        let street = try locator.geocode(GeocodeRequest(.text("Main St"))).candidates
+        #expect(street.map(\.address) == ["Main St, Oakland, CA"])
+    }
+
+    /// Spellings in different towns stay each town's: one town's "Parks Street" is printed as it
+    /// is, not as another town's "Park Street" (the same canonical words), and Forest Grove's
+    /// lettered "E Street" stays a street of its own.
+    @Test func eachTownKeepsItsOwnSpelling() throws {
+        let (locator, _) = try AddressColumnsTests.build("""
+            number,street,city,state,postcode,lon,lat
+            100,E Street,Forest Grove,OR,97116,-123.11,45.52
+            100,East Street,Oregon City,OR,97045,-122.60,45.35
+            102,East Street,Oregon City,OR,97045,-122.6001,45.35
+            100,Parks Street,Eagle Creek,OR,97022,-122.35,45.36
+            100,Park Street,Milwaukie,OR,97222,-122.64,45.44
+            102,Park Street,Milwaukie,OR,97222,-122.6401,45.44
+
+            """)
+        #expect(try AddressColumnsTests.top(locator, "100 E St, Forest Grove")?.address == "100 E St, Forest Grove, OR 97116")
+        #expect(try AddressColumnsTests.top(locator, "100 Parks St, Eagle Creek")?.address == "100 Parks St, Eagle Creek, OR 97022")
+    }
+
+    /// Columns as Washington's Master Address Repository (`ADDRNUM`, `QUADRANT`) and Los Angeles
+    /// County (`PreDirAbbr`, `NumSuffix`, `MailComm`) publish them, found with no column options.
+    /// Before: the quadrant and the direction were no part of the street (Pennsylvania Ave NW
+    /// and SE one street, answered at 90 without either), "1/2" was dropped, no city was read.
+    @Test func publishersColumnsForDirectionsAndFractions() throws {
+        let (dc, dcReport) = try AddressColumnsTests.build("""
+            OBJECTID,ADDRNUM,ADDRNUMSUFFIX,STNAME,STREET_TYPE,QUADRANT,CITY,STATE,ZIPCODE,LATITUDE,LONGITUDE
+            1,301,,PENNSYLVANIA,AVENUE,SE,WASHINGTON,DC,20003,38.8867,-77.0003
+            2,301,,PENNSYLVANIA,AVENUE,NW,WASHINGTON,DC,20004,38.8935,-77.0148
+
+            """)
+        #expect(dcReport.addressColumns["street"] == "STNAME + STREET_TYPE + QUADRANT", "\(dcReport.addressColumns)")
+        let se = try #require(try AddressColumnsTests.top(dc, "301 Pennsylvania Ave SE"))
+        #expect(se.address == "301 Pennsylvania Ave SE, Washington, DC 20003" && se.score == 100, "\(se.address) \(se.score)")
+
+        let (la, _) = try AddressColumnsTests.build("""
+            OBJECTID,Number,NumSuffix,PreDirAbbr,PreType,StreetName,PostType,PostDirAbbr,Zip,LegalComm,MailComm,State,Latitude,Longitude
+            1,403,,N,,MAIN,ST,,90012,LOS ANGELES,LOS ANGELES,CA,34.0545,-118.2420
+            2,403,,S,,MAIN,ST,,90013,LOS ANGELES,LOS ANGELES,CA,34.0470,-118.2500
+            3,123,1/2,N,,MAIN,ST,,90012,LOS ANGELES,LOS ANGELES,CA,34.0530,-118.2425
+
+            """)
+        #expect(try AddressColumnsTests.top(la, "403 N Main St")?.address == "403 N Main St, Los Angeles, CA 90012")
+        #expect(try AddressColumnsTests.top(la, "123 1/2 N Main St")?.address == "123 1/2 N Main St, Los Angeles, CA 90012")
+    }
+}
