@@ -551,17 +551,31 @@ public struct AddressParser: Sendable {
     /// "Omaha" the city "omaha northeast" (another state's Main St answered at 90). A quadrant
     /// after the street stays one: "1004 K St NE", "1004 K St, NE".
     func withStateCodeSpelledOut(_ text: String) -> String {
-        let edge: (Character) -> Bool = { $0.isWhitespace || $0 == "," || $0 == "." }
-        guard var end = text.lastIndex(where: { !edge($0) }).map(text.index(after:)) else { return text }
-        // A ZIP code after the state.
-        let zipStart = text[..<end].lastIndex(where: { !($0.isASCII && ($0.isNumber || $0 == "-")) }).map(text.index(after:)) ?? text.startIndex
-        if zipStart < end, Self.postcode(String(text[zipStart..<end])) != nil {
-            guard let e = text[..<zipStart].lastIndex(where: { !edge($0) }).map(text.index(after:)) else { return text }
-            end = e
+        // Found on the bytes from the end, without allocating: the two letters before an optional
+        // ZIP code (five digits, nine, or five-hyphen-four). Most texts end in another word or
+        // ZIP code and leave here. (On Characters, with the ZIP code as a String, geocode ran at
+        // about 0.9 of its speed: `locus-bench geocode`, alternating runs.)
+        let bytes = text.utf8
+        let isEdge = { (b: UInt8) in b == 0x20 || b == 0x2C || b == 0x2E || b == 0x09 }
+        let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        let isLetter = { (b: UInt8) in (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        var i = bytes.endIndex
+        func skip(while p: (UInt8) -> Bool) -> Int {
+            var n = 0
+            while i > bytes.startIndex, p(bytes[bytes.index(before: i)]) { i = bytes.index(before: i); n += 1 }
+            return n
         }
-        guard let wordStart = text[..<end].lastIndex(where: { !$0.isLetter }).map(text.index(after:)),
-              text.distance(from: wordStart, to: end) == 2,
-              let name = Self.stateCodesReadOtherwise[text[wordStart..<end].lowercased()] else { return text }
+        _ = skip(while: isEdge)
+        var end = i
+        let zip = skip(while: { isDigit($0) || $0 == 0x2D })
+        if zip > 0 {
+            let hyphens = bytes[i..<end].enumerated().filter { $0.element == 0x2D }.map(\.offset)
+            guard (zip == 5 || zip == 9) && hyphens.isEmpty || zip == 10 && hyphens == [5] else { return text }
+            _ = skip(while: isEdge)
+            end = i
+        }
+        guard skip(while: isLetter) == 2, let name = Self.stateCodesReadOtherwise[text[i..<end].lowercased()] else { return text }
+        let wordStart = i
         let before = text[..<wordStart]
         guard let last = before.last(where: { !$0.isWhitespace }) else { return text }
         let isRegion: Bool

@@ -61,7 +61,7 @@ extension IndexWriter {
         /// words (`streetKey`) that share a city are one street, named by its most written
         /// spelling (ties: the first in text order, so a build is the same on every run). A file
         /// that writes "MAIN ST", "Main St" and "Main Street." had three streets, each placing
-        /// numbers from its own few points; Portland's has nine such pairs ("SW Grahams Ferry Rd"
+        /// numbers from its own few points; Portland's has six such pairs ("SW Grahams Ferry Rd"
         /// and "SW Graham'S Ferry Rd" in Sherwood). Spellings in different cities stay apart, each
         /// printed as its city writes it (Forest Grove's "Parks Street" is no "Park Street").
         func mergedStreets() -> (ordered: [String], final: [Int32]) {
