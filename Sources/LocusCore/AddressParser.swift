@@ -552,7 +552,7 @@ public struct AddressParser: Sendable {
     /// after the street stays one: "1004 K St NE", "1004 K St, NE".
     func withStateCodeSpelledOut(_ text: String) -> String {
         // Found on the bytes from the end, without allocating: the two letters before an optional
-        // ZIP code (five digits, nine, or five-hyphen-four). Most texts end in another word or
+        // ZIP code (`isPostcode`). Most texts end in another word or
         // ZIP code and leave here. (On Characters, with the ZIP code as a String, geocode ran at
         // about 0.9 of its speed: `locus-bench geocode`, alternating runs.)
         let bytes = text.utf8
@@ -569,8 +569,7 @@ public struct AddressParser: Sendable {
         var end = i
         let zip = skip(while: { isDigit($0) || $0 == 0x2D })
         if zip > 0 {
-            let hyphens = bytes[i..<end].enumerated().filter { $0.element == 0x2D }.map(\.offset)
-            guard (zip == 5 || zip == 9) && hyphens.isEmpty || zip == 10 && hyphens == [5] else { return text }
+            guard Self.isPostcode(bytes[i..<end]) else { return text }
             _ = skip(while: isEdge)
             end = i
         }
@@ -834,13 +833,17 @@ public struct AddressParser: Sendable {
 
     /// A ZIP ("97211") or ZIP+4 ("97211-1234", "972111234") token as (ZIP, extension).
     public static func postcode(_ token: String) -> (String, String?)? {
-        let u = Array(token.utf8)
+        guard isPostcode(token.utf8) else { return nil }
+        return token.utf8.count == 5 ? (token, nil) : (String(token.prefix(5)), String(token.suffix(4)))
+    }
+
+    /// Whether these bytes are a ZIP code: five digits, nine, or five, a hyphen and four.
+    static func isPostcode<C: Collection>(_ u: C) -> Bool where C.Element == UInt8 {
         let digit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
-        if u.count == 5, u.allSatisfy(digit) { return (token, nil) }
-        if u.count == 10, u[5] == 0x2D, u[..<5].allSatisfy(digit), u[6...].allSatisfy(digit) {
-            return (String(token.prefix(5)), String(token.suffix(4)))
+        switch u.count {
+        case 5, 9: return u.allSatisfy(digit)
+        case 10: return u.enumerated().allSatisfy { $0.offset == 5 ? $0.element == 0x2D : digit($0.element) }
+        default: return false
         }
-        if u.count == 9, u.allSatisfy(digit) { return (String(token.prefix(5)), String(token.suffix(4))) }
-        return nil
     }
 }

@@ -29,18 +29,19 @@ extension IndexWriter {
             return id
         }
 
-        /// Per street spelling, by first-seen number: its rows, and the cities it is in.
+        /// Per street spelling, by first-seen number: its rows, and the places (first-seen
+        /// numbers) it is in.
         var streetRows: [Int] = []
-        var streetCities: [Set<String>] = []
+        var streetPlaces: [Set<Int32>] = []
 
-        mutating func street(_ s: String, city: String) -> Int32 {
+        mutating func street(_ s: String, place: Int32) -> Int32 {
             let id = Self.id(s, in: &streets, size: s.utf8.count, bytes: &bytes)
             if Int(id) == streetRows.count {
                 streetRows.append(0)
-                streetCities.append([])
+                streetPlaces.append([])
             }
             streetRows[Int(id)] += 1
-            if streetCities[Int(id)].insert(city).inserted { bytes += 64 }
+            if streetPlaces[Int(id)].insert(place).inserted { bytes += 16 }
             return id
         }
 
@@ -67,6 +68,8 @@ extension IndexWriter {
         func mergedStreets() -> (ordered: [String], final: [Int32]) {
             var byID = [String](repeating: "", count: streets.count)
             for (name, id) in streets { byID[Int(id)] = name }
+            var cityOfPlace = [String](repeating: "", count: places.count)
+            for (p, id) in places { cityOfPlace[Int(id)] = p.city }
             var parent = Array(byID.indices)
             func root(_ i: Int) -> Int {
                 var i = i
@@ -78,7 +81,7 @@ extension IndexWriter {
             for (key, ids) in byKey where ids.count > 1 && !key.isEmpty {
                 var firstInCity: [String: Int] = [:]
                 for id in ids {
-                    for city in streetCities[id] {
+                    for city in Set(streetPlaces[id].map { cityOfPlace[Int($0)] }) {
                         if let other = firstInCity[city] {
                             let (a, b) = (root(other), root(id))
                             if a != b { parent[max(a, b)] = min(a, b) }
@@ -96,7 +99,7 @@ extension IndexWriter {
                 if let n = named[r], (streetRows[n], byID[id]) >= (streetRows[id], byID[n]) { continue }
                 named[r] = id
             }
-            let ordered = Set(named.values).map { byID[$0] }.sorted()
+            let ordered = named.values.map { byID[$0] }.sorted()
             let rank = Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($1, Int32($0)) })
             let final = byID.indices.map { rank[byID[named[root($0)] ?? $0]] ?? 0 }
             return (ordered, final)
@@ -166,8 +169,9 @@ extension IndexWriter {
             let place = AddressPlace(city: StreetStyle.mixedCase(raw.city.trimmingWhitespace()),
                                      state: Self.stateCode(raw.state.trimmingWhitespace()),
                                      postcode: raw.postcode.trimmingWhitespace())
-            try stage.run([.integer(Int64(names.street(street, city: place.city))), .integer(Int64(number.value)), .integer(Int64(names.suffix(number.suffix))),
-                           .integer(Int64(names.place(place))), .real(point.x), .real(point.y), .integer(Int64(raw.row))])
+            let placeID = names.place(place)
+            try stage.run([.integer(Int64(names.street(street, place: placeID))), .integer(Int64(number.value)), .integer(Int64(names.suffix(number.suffix))),
+                           .integer(Int64(placeID)), .real(point.x), .real(point.y), .integer(Int64(raw.row))])
             // Names are held (the index and every server hold them too): a column of distinct values
             // mapped as the street (an id, a full address) would otherwise grow past any setting.
             if names.bytes > nameBudget {
