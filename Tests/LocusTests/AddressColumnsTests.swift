@@ -192,6 +192,33 @@ import Testing
         }
     }
 
+    /// A file whose one address column holds the whole address, city, state and ZIP code after
+    /// commas: those are the row's place. Before: dropped (every row placed nowhere, so "…,
+    /// Springfield, IL" was matched with a city and state no address has, and "…, Decatur" the same
+    /// street in another town answered as well as its own).
+    @Test func theRegionOfAWholeAddressIsRead() throws {
+        let (locator, _) = try Self.build("""
+            FULL_ADDRESS,LATITUDE,LONGITUDE
+            "100 S 2ND ST, SPRINGFIELD, IL 62701",39.7999,-89.65
+            "100 S 2ND ST, DECATUR IL 62521",39.84,-88.95
+            "12 ELM ST, APT 4, SPRINGFIELD, ILLINOIS 62702",39.81,-89.64
+            "7 OAK ST, NEW YORK, NY 10001, USA",40.75,-73.99
+            "9 PINE ST, SPRINGFIELD",39.82,-89.63
+
+            """)
+        for (text, expected) in [("100 S 2nd St, Springfield IL", "100 S 2nd St, Springfield, IL 62701"),
+                                 ("100 S 2nd St, Decatur", "100 S 2nd St, Decatur, IL 62521"),
+                                 ("12 Elm St, Springfield", "12 Elm St, Springfield, IL 62702"),
+                                 ("7 Oak St, New York, NY", "7 Oak St, New York, NY 10001"),
+                                 ("9 Pine St", "9 Pine St, Springfield")] {
+            let top = try #require(try Self.top(locator, text))
+            #expect(top.address == expected && top.score == 100, "\(text): \(top.address) \(top.score)")
+        }
+        #expect(AddressColumns.region(ofAddress: "1 Main St, Washington") == ("Washington", "", ""))
+        #expect(AddressColumns.region(ofAddress: "1 Main St, Washington, DC 20004") == ("Washington", "DC", "20004"))
+        #expect(AddressColumns.region(ofAddress: "1 Main St, Unit 4") == ("", "", ""))
+    }
+
     /// Columns named, several for the street: joined in the order named; a name that is not in the
     /// header fails the build, listing the columns there are.
     @Test func namedPartColumnsAreJoinedInOrder() throws {

@@ -13,12 +13,15 @@ public struct AddressColumns: Sendable, Equatable, Codable {
     /// Several columns named with commas between are joined with spaces, in the order named
     /// ("St_PreDir,St_Name,St_PosTyp,St_PosDir"). Found by name: a whole-street column, else the
     /// street's parts (pre-directional, pre-type, name, type, post-directional: NENA's `St_*`,
-    /// `predir`/`sufdir`, `street_type` …) joined, else the street of the `address` column.
+    /// `predir`/`sufdir`, `street_type` …) joined, else the street of the `address` column. A
+    /// column called just "street" beside directional or type columns ("prefix", "suffix") is
+    /// taken as the name, its parts joined around it.
     public var street: String? = nil
     /// One column holding number and street together ("123 1/2 N Main St Apt 4, Cambridge"), used
     /// where no number (or street) column is named or found ("address", "full_address",
     /// "site_address" …): the number is its first word (with a fraction after it), the street the
-    /// rest up to a comma, without a unit at its end.
+    /// rest up to a comma, without a unit at its end. The city, state and ZIP code after the
+    /// commas are read where the file has no column for them.
     public var address: String? = nil
     /// City or municipality; optional in the file.
     public var city: String? = nil
@@ -142,6 +145,9 @@ public struct AddressColumns: Sendable, Equatable, Codable {
         var street: [Int] = []
         /// When the street is put together from parts found by name: which of `street` is the name.
         var streetName: Int?
+        /// Which of `street` is a column called "suffix": a street type or directional joins the
+        /// street, anything else (a house number's "A", "1/2") does not.
+        var streetSuffix: Int?
         var address: Int?
         var city: Int?
         var state: Int?
@@ -190,19 +196,37 @@ public struct AddressColumns: Sendable, Equatable, Codable {
         } else if let i = found(Self.aliases[\.number]?.names ?? []) {
             l.number = [i] + (found(Self.numberSuffixNames).map { [$0] } ?? [])
         }
-        if let n = try named(\.street) {
-            l.street = n
-        } else if let i = found(Self.aliases[\.street]?.names ?? []) {
-            l.street = [i]
-        } else if let nameNames = Self.streetParts.first(where: { $0.label == "name" })?.names, let name = found(nameNames) {
+        let nameColumn = Self.streetParts.first(where: { $0.label == "name" }).flatMap { found($0.names) }
+        // The street's parts around `name`; a bare "suffix" column stands in for the type, checked
+        // per row since some files keep the house number's suffix under that name.
+        func streetFromParts(name: Int) {
             for part in Self.streetParts {
                 if part.label == "name" {
                     l.streetName = l.street.count
                     l.street.append(name)
                 } else if let i = found(part.names) {
                     l.street.append(i)
+                } else if part.label == "type", let i = found(["suffix"]) {
+                    l.streetSuffix = l.street.count
+                    l.street.append(i)
                 }
             }
+        }
+        if let n = try named(\.street) {
+            l.street = n
+        } else if let i = found(Self.aliases[\.street]?.names ?? []) {
+            // A column called just "street" beside directional or type columns and no name column
+            // is the name alone (Tampa's ADDR_NUM, PREFIX, STREET, SUFFIX: "N", "FLORIDA", "AVE"),
+            // which read whole lost the directional and the type; a row whose street has them
+            // already does not get them twice.
+            if lowered[i] == "street", nameColumn == nil,
+               Self.streetParts.contains(where: { $0.label != "name" && found($0.names) != nil }) || found(["suffix"]) != nil {
+                streetFromParts(name: i)
+            } else {
+                l.street = [i]
+            }
+        } else if let name = nameColumn {
+            streetFromParts(name: name)
         }
         if let n = try named(\.address) {
             l.address = n.first
@@ -269,6 +293,42 @@ public struct AddressColumns: Sendable, Equatable, Codable {
             words.removeSubrange(cut...)
         }
         return (number, words.joined(separator: " "))
+    }
+
+    /// The city, state and ZIP code written after the street in a whole address ("100 S 2nd St,
+    /// Springfield, IL 62701", "…, Springfield IL", "…, Apt 4, Springfield"): what a file with
+    /// one address column has of them, which was dropped. The state is its code where it is a
+    /// state's name or code; a part that is a unit ("Apt 4", "#2") is no city.
+    static func region(ofAddress text: String) -> (city: String, state: String, postcode: String) {
+        var parts = text.split(separator: ",").dropFirst().map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        if let last = parts.last, ["usa", "us", "united states", "united states of america"].contains(last.lowercased()) {
+            parts.removeLast()
+        }
+        guard parts.count <= 4, var words = parts.last?.split(whereSeparator: \.isWhitespace).map(String.init) else { return ("", "", "") }
+        var state = "", postcode = ""
+        if let w = words.last, AddressParser.postcode(w) != nil {
+            postcode = w
+            words.removeLast()
+        }
+        for n in [3, 2, 1] where words.count >= n {
+            let name = words.suffix(n).joined(separator: " ").lowercased()
+            // A city alone may be a state's name ("New York", "Washington"): a state is read only
+            // after a city or before a ZIP code.
+            guard let code = AddressVocabulary.states[name], words.count > n || !postcode.isEmpty || parts.count > 1 else { continue }
+            state = code.uppercased()
+            words.removeLast(n)
+            break
+        }
+        var city = words.joined(separator: " ")
+        if city.isEmpty, parts.count >= 2, state.isEmpty == false || !postcode.isEmpty {
+            city = parts[parts.count - 2]
+        }
+        let first = city.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        if city.hasPrefix("#") || AddressVocabulary.unitDesignators[first] != nil || AddressVocabulary.standaloneUnits.contains(first)
+            || city.first?.isNumber == true {
+            city = ""
+        }
+        return (city, state, postcode)
     }
 }
 
@@ -339,6 +399,10 @@ struct AddressCSVSource {
                 let part = field(values, column).trimmingWhitespace()
                 guard !part.isEmpty else { continue }
                 let p = part.uppercased()
+                if j == layout.streetSuffix {
+                    let word = p.lowercased().filter { $0 != "." }
+                    guard AddressVocabulary.streetTypes[word] != nil || AddressVocabulary.directionals[word] != nil else { continue }
+                }
                 if j < k, upper.hasPrefix(p + " ") { continue }
                 if j > k, upper.hasSuffix(" " + p) { continue }
                 words.append(j == k ? name : part)
@@ -349,12 +413,19 @@ struct AddressCSVSource {
         while let values = reader.next() {
             row += 1
             var number = joined(values, layout.number), street = street(values)
+            var city = field(values, layout.city), state = field(values, layout.state), postcode = field(values, layout.postcode)
             if layout.number.isEmpty || layout.street.isEmpty, let a = layout.address {
                 let whole = field(values, a)
                 let (n, s) = AddressColumns.split(address: whole, parser: parser)
                 // No number first: the whole text goes on as the number, to be rejected saying so.
                 if layout.number.isEmpty { number = n ?? whole }
                 if layout.street.isEmpty { street = s }
+                if layout.city == nil || layout.state == nil || layout.postcode == nil, whole.contains(",") {
+                    let region = AddressColumns.region(ofAddress: whole)
+                    if layout.city == nil { city = region.city }
+                    if layout.state == nil { state = region.state }
+                    if layout.postcode == nil { postcode = region.postcode }
+                }
             }
             var x = "", y = ""
             if let p = layout.point {
@@ -365,9 +436,8 @@ struct AddressCSVSource {
                 (x, y) = (field(values, layout.x), field(values, layout.y))
             }
             try body(RawAddressRow(row: row, number: number, street: street,
-                                   city: or(field(values, layout.city), columns.defaultCity),
-                                   state: or(field(values, layout.state), columns.defaultState),
-                                   postcode: field(values, layout.postcode), x: x, y: y))
+                                   city: or(city, columns.defaultCity), state: or(state, columns.defaultState),
+                                   postcode: postcode, x: x, y: y))
         }
         if let error = stream.readError { throw error }
         if reader.error != nil { throw LocusError(.importFailed, "\(path) is not valid UTF-8 CSV after row \(row)") }
