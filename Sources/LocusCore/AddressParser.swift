@@ -24,6 +24,13 @@ public struct StreetNameParts: Hashable, Sendable {
         if t.count >= 2, let last = t.last, Self.types.contains(last) {
             type = last
             t = t.dropLast()
+            // A grid's street is a number and a direction ("S 200 E", Salt Lake City's 200 East):
+            // typed with a type after it ("200 East St"), the direction is still its own.
+            if postdirectional == nil, t.count >= 2, let d = t.last, Self.directionals.contains(d),
+               AddressText.ordinalNumber(t[t.endIndex - 2]) != nil {
+                postdirectional = d
+                t = t.dropLast()
+            }
         }
         core = Array(t)
     }

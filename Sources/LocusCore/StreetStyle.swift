@@ -103,6 +103,9 @@ public enum StreetStyle {
         return words.enumerated().map { i, w -> String in
             let word = String(w)
             if capitalWords.contains(word) || isInitialism(word) { return word }
+            if i + 1 < words.count, words[i + 1].first?.isNumber == true, RouteName.isSystemAbbreviation(word.lowercased()) {
+                return word
+            }
             if i > 0, i < words.count - 1, lowerWords.contains(word) { return word.lowercased() }
             return word.split(separator: "-", omittingEmptySubsequences: false).map { mixedCaseWord(String($0)) }.joined(separator: "-")
         }.joined(separator: " ")

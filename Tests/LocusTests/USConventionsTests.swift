@@ -145,4 +145,101 @@ import Testing
         #expect(try AddressColumnsTests.top(la, "403 N Main St")?.address == "403 N Main St, Los Angeles, CA 90012")
         #expect(try AddressColumnsTests.top(la, "123 1/2 N Main St")?.address == "123 1/2 N Main St, Los Angeles, CA 90012")
     }
+
+    /// Tampa's layout: the street's name alone in a column called STREET, its directional in PREFIX
+    /// and type in SUFFIX. Before: STREET was read as the whole street ("101 Florida, Tampa" at 82;
+    /// N and S Florida Ave one street). A row whose STREET is whole is not doubled, and a SUFFIX
+    /// holding a house number's letter stays off the street.
+    @Test func aStreetColumnBesidePrefixAndSuffixIsTheName() throws {
+        let (tampa, report) = try AddressColumnsTests.build("""
+            FID,ADDR_NUM,PREFIX,STREET,SUFFIX,ZIP_CODE,MUNICIPALITY,LAT,LON
+            1,101,N,FLORIDA,AVE,33602,TAMPA,27.9490,-82.4589
+            2,101,S,FLORIDA,AVE,33602,TAMPA,27.9420,-82.4589
+            3,201,W,KENNEDY BLVD,BLVD,33606,TAMPA,27.9449,-82.4600
+            4,301,N,N ASHLEY DR,,33602,TAMPA,27.9500,-82.4620
+
+            """)
+        #expect(report.addressColumns["street"] == "PREFIX + STREET + SUFFIX", "\(report.addressColumns)")
+        for (text, expected) in [("101 N Florida Ave, Tampa", "101 N Florida Ave, Tampa, 33602"),
+                                 ("101 S Florida Ave, Tampa", "101 S Florida Ave, Tampa, 33602"),
+                                 ("201 W Kennedy Blvd", "201 W Kennedy Blvd, Tampa, 33606"),
+                                 ("301 N Ashley Dr", "301 N Ashley Dr, Tampa, 33602")] {
+            let top = try #require(try AddressColumnsTests.top(tampa, text))
+            #expect(top.address == expected && top.score == 100, "\(text): \(top.address) \(top.score)")
+        }
+
+        let (other, _) = try AddressColumnsTests.build("""
+            NUMBER,SUFFIX,STREET,CITY,LAT,LON
+            12,A,N Main St,Springfield,39.80,-89.65
+            14,,N Main St,Springfield,39.80,-89.6501
+
+            """)
+        #expect(try AddressColumnsTests.top(other, "14 N Main St")?.address == "14 N Main St, Springfield")
+    }
+
+    /// Numbered routes as files name them and as people say them.
+    static func routes() throws -> Locator {
+        try AddressColumnsTests.build("""
+        number,street,city,state,postcode,lon,lat
+        1400,State Route 9,Clifton Park,NY,12065,-73.77008,42.84008
+        1410,State Route 9,Clifton Park,NY,12065,-73.77000,42.84020
+        100,US Highway 1,Jupiter,FL,33477,-80.07408,26.93008
+        110,US Highway 1,Jupiter,FL,33477,-80.07400,26.93020
+        100,State Road 1,Jupiter,FL,33477,-80.09000,26.95000
+        100,County Road 42 W,Burnsville,MN,55337,-93.25008,44.74708
+        5000,N IH 35,AUSTIN,TX,78752,-97.70808,30.31708
+        100,FM 1960 Rd W,Houston,TX,77090,-95.41008,29.99508
+        200,Highway 20,Sisters,OR,97759,-121.55,44.29
+
+        """).0
+    }
+
+    /// Before, each gave no candidate but "SR 9" and "CR 42" (initials, 97). Austin's file is in
+    /// capitals: its route prefix stays so ("N Ih 35" before).
+    @Test(arguments: [
+        ("1400 Route 9, Clifton Park NY", "1400 State Route 9, Clifton Park, NY 12065"),
+        ("1400 NY 9, Clifton Park", "1400 State Route 9, Clifton Park, NY 12065"),
+        ("1400 NY-9 Clifton Park NY", "1400 State Route 9, Clifton Park, NY 12065"),
+        ("1400 NY Route 9, Clifton Park", "1400 State Route 9, Clifton Park, NY 12065"),
+        ("1400 State Highway 9, Clifton Park", "1400 State Route 9, Clifton Park, NY 12065"),
+        ("1400 SR 9 Clifton Park", "1400 State Route 9, Clifton Park, NY 12065"),
+        ("100 US-1 Jupiter FL", "100 US Highway 1, Jupiter, FL 33477"),
+        ("100 U.S. 1, Jupiter", "100 US Highway 1, Jupiter, FL 33477"),
+        ("100 US Route 1, Jupiter", "100 US Highway 1, Jupiter, FL 33477"),
+        ("100 SR 1, Jupiter", "100 State Road 1, Jupiter, FL 33477"),
+        ("100 Co Rd 42 W, Burnsville", "100 County Road 42 W, Burnsville, MN 55337"),
+        ("100 County Highway 42 W, Burnsville", "100 County Road 42 W, Burnsville, MN 55337"),
+        ("5000 N Interstate 35, Austin TX", "5000 N IH 35, Austin, TX 78752"),
+        ("5000 N I-35, Austin", "5000 N IH 35, Austin, TX 78752"),
+        ("100 Farm to Market Road 1960 W, Houston", "100 FM 1960 Rd W, Houston, TX 77090"),
+        ("200 OR 20, Sisters", "200 Highway 20, Sisters, OR 97759"),
+        ("200 US Highway 20, Sisters OR", "200 Highway 20, Sisters, OR 97759"),
+    ])
+    func aRouteByAnyOfItsNames(_ text: String, _ expected: String) throws {
+        let top = try #require(try AddressColumnsTests.top(try Self.routes(), text), "\(text): no candidate")
+        #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
+    }
+
+    /// A route of one system is not another's of the same number: "US 1" is not State Road 1.
+    @Test func aRouteIsNotAnotherSystemsOfItsNumber() throws {
+        let locator = try Self.routes()
+        let candidates = try locator.geocode(GeocodeRequest(.text("100 US 1, Jupiter FL"))).candidates
+        #expect(candidates.first?.address == "100 US Highway 1, Jupiter, FL 33477")
+        #expect(!candidates.contains { $0.address.contains("State Road 1") }, "\(candidates.map(\.address))")
+    }
+
+    /// Salt Lake City's grid: a street is a number and a direction ("S 200 E", 200 East south of
+    /// the centre). Typed with a type after it, the direction was read into the name: no candidate.
+    @Test(arguments: ["110 S 200 East St", "110 S 200 E St, Salt Lake City, UT 84111", "110 South 200 East Street"])
+    func aGridStreetTypedWithAType(_ text: String) throws {
+        let (locator, _) = try AddressColumnsTests.build("""
+            AddNum,PrefixDir,StreetName,StreetType,SuffixDir,City,ZipCode,State,Longitude,Latitude
+            110,S,200,,E,SALT LAKE CITY,84111,UT,-111.886519,40.768006
+            111,S,200,,E,SALT LAKE CITY,84111,UT,-111.885947,40.767988
+            110,E,200,,S,SALT LAKE CITY,84111,UT,-111.8850,40.7650
+
+            """)
+        let top = try #require(try AddressColumnsTests.top(locator, text))
+        #expect(top.address == "110 S 200 E, Salt Lake City, UT 84111" && top.score >= 90, "\(top.address) \(top.score)")
+    }
 }

@@ -92,10 +92,23 @@ public final class AddressSearch: Sendable {
             return byInitials.mapValues { Array(Set($0)).sorted() }
         }
     }
+    /// Core keys that name a numbered route, by its number and what follows it
+    /// (`RouteName.lookupKey`): what "NY 9" finds "State Route 9" by.
+    var coresByRoute: [String: [String]] {
+        routeCores.value {
+            var byRoute: [String: [String]] = [:]
+            for core in coreKeys {
+                guard let route = RouteName(core: core.split(separator: " ").map(String.init)) else { continue }
+                byRoute[route.lookupKey, default: []].append(core)
+            }
+            return byRoute
+        }
+    }
     // Built on first use, like the typo indexes: a query that names a street as it is written
     // (most of them) needs neither, and an open does not wait for them.
     private let looseCores = OnFirstUse<[String: [Int32]]>()
     private let initialCores = OnFirstUse<[String: [String]]>()
+    private let routeCores = OnFirstUse<[String: [String]]>()
     private let areas = OnFirstUse<[Neighbourhood]>()
     /// Every street place's line and directional (`gridTable`), for placing a number by the city's grid.
     let streetAxisTable = OnFirstUse<GridTable>()
@@ -128,6 +141,7 @@ public final class AddressSearch: Sendable {
         _ = typos
         _ = streetsByLooseCore
         _ = coresByInitials
+        _ = coresByRoute
         _ = neighbourhoods
         _ = localityCityKeys
         _ = localitiesByPostcode

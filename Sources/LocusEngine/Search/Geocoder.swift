@@ -712,6 +712,15 @@ extension AddressSearch {
         }
         let key = parts.coreKey
         if !fuzzyOnly { collect(key, penalty: 0, note: nil) }
+        // A numbered route goes by several names ("NY 9", "Route 9", "State Route 9"): each of the
+        // index's names for it competes with the name as typed, a point or three behind.
+        if !fuzzyOnly, let route = RouteName(core: parts.core) {
+            for core in coresByRoute[route.lookupKey] ?? [] where core != key {
+                guard let other = RouteName(core: core.split(separator: " ").map(String.init)),
+                      let cost = route.cost(naming: other) else { continue }
+                collect(core, penalty: cost, note: "\"\(key)\" read as the route \"\(core)\" (−\(Int(cost)))")
+            }
+        }
         if found.isEmpty, !fuzzyOnly {
             collect(Self.looseKey(parts.core), penalty: 2, note: "name matched without its middle initial or Jr (−2)", loose: true)
         }
