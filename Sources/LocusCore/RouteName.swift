@@ -34,7 +34,8 @@ public struct RouteName: Hashable, Sendable {
 
     /// The core's route reading; nil when it names no numbered route.
     public init?(core: [String]) {
-        guard core.count >= 2, core.count <= 8 else { return nil }
+        // Every street a query names passes here: most are told apart by their first word.
+        guard core.count >= 2, core.count <= 8, Self.firstWords.contains(core[0]) else { return nil }
         for (prefix, system) in Self.prefixes where prefix.count < core.count && core.starts(with: prefix) {
             guard let number = Self.number(core[prefix.count]) else { continue }
             self.system = system
@@ -89,6 +90,8 @@ public struct RouteName: Hashable, Sendable {
     public static func isSystemAbbreviation(_ word: String) -> Bool {
         word.utf8.count <= 4 && (stateCodes.contains(word) || prefixes.contains { $0.0 == [word] && $0.1 != .unspecified })
     }
+
+    static let firstWords: Set<String> = Set(prefixes.compactMap(\.0.first)).union(stateCodes)
 
     static let stateCodes: Set<String> = Set(AddressVocabulary.states.values.filter { AddressText.canonical($0) == $0 })
 }
