@@ -94,12 +94,12 @@ public final class AddressSearch: Sendable {
     }
     /// Core keys that name a numbered route, by its number and what follows it
     /// (`RouteName.lookupKey`): what "NY 9" finds "State Route 9" by.
-    var coresByRoute: [String: [String]] {
+    var coresByRoute: [String: [(core: String, route: RouteName)]] {
         routeCores.value {
-            var byRoute: [String: [String]] = [:]
+            var byRoute: [String: [(core: String, route: RouteName)]] = [:]
             for core in coreKeys {
                 guard let route = RouteName(core: core.split(separator: " ").map(String.init)) else { continue }
-                byRoute[route.lookupKey, default: []].append(core)
+                byRoute[route.lookupKey, default: []].append((core, route))
             }
             return byRoute
         }
@@ -108,7 +108,7 @@ public final class AddressSearch: Sendable {
     // (most of them) needs neither, and an open does not wait for them.
     private let looseCores = OnFirstUse<[String: [Int32]]>()
     private let initialCores = OnFirstUse<[String: [String]]>()
-    private let routeCores = OnFirstUse<[String: [String]]>()
+    private let routeCores = OnFirstUse<[String: [(core: String, route: RouteName)]]>()
     private let areas = OnFirstUse<[Neighbourhood]>()
     /// Every street place's line and directional (`gridTable`), for placing a number by the city's grid.
     let streetAxisTable = OnFirstUse<GridTable>()

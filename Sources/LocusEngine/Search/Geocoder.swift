@@ -715,9 +715,8 @@ extension AddressSearch {
         // A numbered route goes by several names ("NY 9", "Route 9", "State Route 9"): each of the
         // index's names for it competes with the name as typed, a point or three behind.
         if !fuzzyOnly, let route = RouteName(core: parts.core) {
-            for core in coresByRoute[route.lookupKey] ?? [] where core != key {
-                guard let other = RouteName(core: core.split(separator: " ").map(String.init)),
-                      let cost = route.cost(naming: other) else { continue }
+            for (core, other) in coresByRoute[route.lookupKey] ?? [] where core != key {
+                guard let cost = route.cost(naming: other) else { continue }
                 collect(core, penalty: cost, note: "\"\(key)\" read as the route \"\(core)\" (−\(Int(cost)))")
             }
         }
