@@ -216,7 +216,9 @@ public struct AddressParser: Sendable {
         } else if tokens.count >= 2, let last = tokens.last, AddressText.isNumber(last), last.count <= 6,
                   tokens.count >= 3 || !StreetNameParts.types.contains(tokens[0]),
                   // "NE 19": a bare number after a lone directional is the numbered street.
-                  !(tokens.count == 2 && StreetNameParts.directionals.contains(tokens[0])) {
+                  !(tokens.count == 2 && StreetNameParts.directionals.contains(tokens[0])),
+                  // "US 26", "I 5", "SR 9": a route's own number, not a house on a street "US".
+                  !Self.endsWithRouteNumber(tokens) {
             tokens.removeLast()
             result.number = HouseNumber(parsing: last)
         }
@@ -230,6 +232,18 @@ public struct AddressParser: Sendable {
         }
         result.street = AddressText.streetTokens(tokens)
         return result
+    }
+
+    /// Whether the words, a leading directional aside, are a numbered route's name that ends in
+    /// its number ("US 26", "N I 5", "State Route 9"): that number is the route's. Read as a house
+    /// number put last, "US 26" was house 26 on a street "US" (no candidate; "Highway 26", whose
+    /// first word is a street type, was found).
+    static func endsWithRouteNumber(_ tokens: [String]) -> Bool {
+        guard tokens.count <= 6 else { return false }
+        var core = AddressText.streetTokens(tokens)
+        if let first = core.first, StreetNameParts.directionals.contains(first) { core.removeFirst() }
+        guard let route = RouteName(core: core) else { return false }
+        return route.rest.isEmpty
     }
 
     /// Words that follow a number to say it is a block's ("3900 block of", "3900 blk").
@@ -375,7 +389,12 @@ public struct AddressParser: Sendable {
     /// the town, the one at the end its mail's ("…80th Ave Milwaukie, Portland, OR").
     private func peelUnknownCity(_ tokens: inout [String], into result: inout ParsedAddress) {
         guard tokens.count >= 4 else { return }
-        guard let t = tokens.indices.dropFirst(2).last(where: { StreetNameParts.types.contains(tokens[$0]) }) else { return }
+        // A type's spelling after "de" or "del" is a word of a Spanish name ("Via de la Valle",
+        // "Camino de la Reina": "la" reads as lane): read as the street's end, the word after it was
+        // taken for a town ("valle"), and the address without its town had no candidate.
+        guard let t = tokens.indices.dropFirst(2).last(where: {
+            StreetNameParts.types.contains(tokens[$0]) && !Self.spanishArticles.contains(tokens[$0 - 1])
+        }) else { return }
         var end = t + 1
         if end < tokens.count, StreetNameParts.directionals.contains(tokens[end]) { end += 1 }
         let rest = tokens[end...]
@@ -384,6 +403,10 @@ public struct AddressParser: Sendable {
         result.city = Array(rest)
         tokens.removeSubrange(end...)
     }
+
+    /// Words before an article in Spanish street names ("de la", "del"), after which a type's
+    /// spelling is part of the name.
+    static let spanishArticles: Set<String> = ["de", "del"]
 
     /// "8OTH", "1O5": a letter O typed for a zero (the key above it) in a token that starts with a
     /// digit, when the token reads as a number or an ordinal with zeros.

@@ -465,5 +465,11 @@ enum ParserCases {
         .init("3329 SW 13TH AVE, UN", 3329, "", "southwest 13th avenue", unit: "unit", city: nil, state: nil, zip: nil, cross: nil),
         .init("6844 N WALL AVE, UN 21-1, Portland", 6844, "", "north wall avenue", unit: "unit 21-1", city: "portland", state: nil, zip: nil, cross: nil),
         .init("NE 19", nil, "", "northeast 19th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        // A route's name ends in its own number, not a house number put last (was house 26 on "US").
+        .init("US 26", nil, "", "us 26th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("N I 5", nil, "", "north i 5th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("SR 9, Salem", nil, "", "sr 9th", unit: nil, city: "salem", state: nil, zip: nil, cross: nil),
+        .init("US 26 12000", 12000, "", "us 26th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("Main St 26", 26, "", "main street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
     ]
 }

@@ -110,6 +110,20 @@ import Testing
         #expect(written[1]["reason"] == "found only as a town: no neighborhoods at its centre")
     }
 
+    /// A row whose street none of its ZIP code's is (a street newer than the points) is found as
+    /// that ZIP code, and says so; it was unmatched with "no candidate", the ZIP code it gave lost.
+    @Test func aStreetNotFoundIsFoundAsItsZipCodeAndSaysSo() throws {
+        let input = try write("newstreet.csv", "id,address,zip\n1,1234 Nonexistent Way,97211\n")
+        let out = dir.appendingPathComponent("newstreet.out.csv").path
+        let r = try TestSupport.locus(["enrich", input, "-o", out, "--index", index])
+        #expect(r.status == 0, "\(r.stderr)")
+        let written = try rows(out)
+        #expect(written.map { $0["status"] } == ["matched"])
+        #expect(written.map { $0["match_type"] } == ["postcode"])
+        #expect(written.first?["score"].flatMap(Double.init) == 70)
+        #expect(written.first?["reason"] == "found only as a ZIP code: no neighborhoods at its centre")
+    }
+
     @Test func addressPartsInColumnsOfTheirOwn() throws {
         let input = try write("parts.csv", "House Number;Street Name;ZIP Code\n6132;NE 34th Ave;97211\n1;Nowhere Blvd;97211\n")
         let out = dir.appendingPathComponent("parts.out.csv").path

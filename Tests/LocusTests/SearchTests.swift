@@ -441,4 +441,103 @@ import Testing
         #expect(reverse.points >= 300)
         #expect(reverse.correct[.frontage]! > reverse.correct[.nearest]!)
     }
+
+    /// A number with a fraction ("1610 1/2", as the index and people write a house between two)
+    /// typed into suggest: the fraction was read as a word of the street, which none has, so
+    /// nothing was suggested from the fraction on. Every such address of the index, typed whole,
+    /// and typed up to the fraction, is suggested first.
+    @Test func aNumberWithAFractionIsSuggested() throws {
+        let addresses = try #require(index.addresses)
+        var tried = 0, missed: [String] = []
+        for i in 0..<addresses.count {
+            let c = addresses.components(of: i)
+            guard c.number.contains("/"), !c.street.isEmpty else { continue }
+            tried += 1
+            for typed in ["\(c.number) \(c.street)", c.number] {
+                var r = SuggestRequest(text: typed)
+                let p = addresses.points[i]
+                r.near = GeoPoint(x: p.lon, y: p.lat)
+                let first = try locator.suggest(r).suggestions.first?.text
+                if first != c.formatted { missed.append("\(typed) → \(first ?? "nothing")") }
+            }
+        }
+        #expect(tried >= 10)
+        #expect(missed.isEmpty, "\(missed.count) of \(tried): \(missed.prefix(5))")
+        // Another fraction of the number is not the one typed; the whole number is (geocode
+        // answers it at 94), after the fraction's own.
+        let other = try locator.suggest(SuggestRequest(text: "155 3/4 NE Edison")).suggestions.map(\.text)
+        #expect(other == ["155 NE Edison St, Hillsboro, OR 97124"], "\(other)")
+        let whole = try locator.suggest(SuggestRequest(text: "6132 1/2 NE 34th")).suggestions.map(\.text)
+        #expect(whole.first == "6132 NE 34th Ave, Portland, OR 97211", "\(whole)")
+    }
+
+    /// A street none of the named ZIP code's or town's streets is (a street newer than the
+    /// points, a landmark's private road): that ZIP code, then the town, as Esri's postal and
+    /// locality matches, at 70. Such a text had no candidate where the same text without its
+    /// number had the town; a street found there, and a town the index does not know, give none.
+    @Test(arguments: [
+        ("1234 Nonexistent Way, Portland, OR 97211", ["Portland, OR 97211", "Portland, OR"]),
+        ("1234 Nonexistent Way 97211", ["Portland, OR 97211"]),
+        ("1234 Nonexistent Way, Portland", ["Portland, OR"]),
+        ("Nonexistent Way, Portland, OR 97211", ["Portland, OR 97211", "Portland, OR"]),
+        ("1234 Nonexistent Way, Springfield", []),
+        // A crossing: of a street that is none of the town's, or of two that do not meet.
+        ("Nonexistent Way & NE 34th Ave, Portland, OR 97211", ["Portland, OR 97211", "Portland, OR"]),
+        ("NE Alberta St & SE Division St, Portland", ["Portland, OR"]),
+    ])
+    func aStreetNotFoundInTheNamedPlaceIsAnsweredWithThePlace(_ text: String, _ expected: [String]) throws {
+        var r = GeocodeRequest(.text(text))
+        r.maxResults = 10
+        let found = try locator.geocode(r).candidates
+        #expect(found.map(\.address) == expected, "\(found.map { "\($0.address) \($0.score)" })")
+        #expect(found.allSatisfy { $0.score == 70 && ($0.matchType == .postcode || $0.matchType == .locality) })
+    }
+
+    @Test func aStreetFoundInTheNamedPlaceHasNoAreaAnswer() throws {
+        for text in ["6132 NE 34th Ave, Portland, OR 97211", "5331 N Kerby Ave, Portland, OR 97217", "99999 NE 34th Ave, Portland, OR 97211",
+                     "NE 34th Ave & NE Killingsworth St, Portland, OR 97211"] {
+            var r = GeocodeRequest(.text(text))
+            r.maxResults = 20
+            let found = try locator.geocode(r).candidates
+            #expect(!found.isEmpty && found.allSatisfy { $0.matchType != .postcode && $0.matchType != .locality }, "\(text): \(found.map(\.address))")
+        }
+    }
+
+    /// A state or US route typed by its system ("US 26", "OR-213", "SR 213") where the index
+    /// writes "Highway 26", "Highway 213": geocode read "US 26" as house 26 on a street "US" and
+    /// "OR 213" as the state and a number (no candidate either), and suggest matched the words as
+    /// typed (nothing). Both now give the index's route, behind a street named as typed.
+    @Test(arguments: [
+        ("US 26", "Highway 26"), ("US-26", "Highway 26"), ("OR 213", "Highway 213"), ("OR-213", "Highway 213"),
+        ("SR 213", "Highway 213"),
+    ])
+    func aRouteTypedByItsSystemIsFoundAndSuggested(_ typed: String, _ street: String) throws {
+        let c = try #require(try top(typed), "\(typed)")
+        #expect(c.matchType == .street && c.components.street.hasSuffix(street) && c.score == 97, "\(c.address) \(c.score)")
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions
+        #expect(!suggested.isEmpty && suggested.allSatisfy { $0.text.contains(street + ",") }, "\(suggested.map(\.text))")
+        // A name typed as the index writes it still suggests that street.
+        let asWritten = try locator.suggest(SuggestRequest(text: street)).suggestions.first?.text
+        #expect(asWritten?.contains(street + ",") == true, "\(asWritten ?? "nothing")")
+    }
+
+    /// A unit typed with the address, as a search box gets it: after the street ("Apt 3", "#12",
+    /// "Unit B", "Ste" still being typed) or before the number ("Suite 301, …"). The list emptied
+    /// at the unit (no street or town has its words; "#3" was saved by "34th" beginning with 3).
+    @Test(arguments: [
+        "6132 NE 34th Ave Apt 3", "6132 NE 34th Ave Apt", "6132 NE 34th Ave Ap", "6132 NE 34th Ave #12", "6132 NE 34th Ave # 12",
+        "6132 NE 34th Ave Unit B", "6132 NE 34th Ave, Ste 200", "6132 NE 34th Ave Apt. 3, Portland, OR 97211",
+        "Suite 301, 6132 NE 34th Ave", "Apt 3 6132 NE 34th",
+    ])
+    func aUnitTypedWithTheAddressKeepsItSuggested(_ typed: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.first == "6132 NE 34th Ave, Portland, OR 97211", "\(typed): \(texts)")
+    }
+
+    /// A text that suggests nothing is not cut at a street's word that may name a unit elsewhere:
+    /// "Front" of "NW Front Ave" is no unit, and a number that no street has stays unsuggested.
+    @Test func aStreetWordIsNoUnit() throws {
+        #expect(try locator.suggest(SuggestRequest(text: "99999 NW Front Ave")).suggestions.isEmpty)
+        #expect(try locator.suggest(SuggestRequest(text: "99999 Zzyzx Apt 3")).suggestions.isEmpty)
+    }
 }

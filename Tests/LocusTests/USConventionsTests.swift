@@ -242,4 +242,27 @@ import Testing
         let top = try #require(try AddressColumnsTests.top(locator, text))
         #expect(top.address == "110 S 200 E, Salt Lake City, UT 84111" && top.score >= 90, "\(top.address) \(top.score)")
     }
+
+    /// Spanish names in the Southwest ("Via de la Valle", "Camino de la Reina"): "la" reads as
+    /// lane, which was taken for the street's type and the word after it for a town, so the
+    /// address typed without its town had no candidate (with it, 77 through a whole-text reading).
+    @Test(arguments: [
+        ("200 Via de la Valle", "200 Via De La Valle, Del Mar, CA 92014"),
+        ("200 VIA DE LA VALLE", "200 Via De La Valle, Del Mar, CA 92014"),
+        ("200 Via de la Valle, Del Mar, CA", "200 Via De La Valle, Del Mar, CA 92014"),
+        ("1000 Camino de la Reina", "1000 Camino De La Reina, San Diego, CA 92108"),
+        ("100 Del Mar Ln Del Mar", "100 Del Mar Ln, Del Mar, CA 92014"),
+    ])
+    func aSpanishNameWithDeLaIsOneName(_ text: String, _ expected: String) throws {
+        let (locator, _) = try AddressColumnsTests.build("""
+            number,street,city,state,postcode,lon,lat
+            200,VIA DE LA VALLE,DEL MAR,CA,92014,-117.2600,32.9700
+            210,VIA DE LA VALLE,DEL MAR,CA,92014,-117.2598,32.9701
+            1000,CAMINO DE LA REINA,SAN DIEGO,CA,92108,-117.1550,32.7680
+            100,DEL MAR LN,DEL MAR,CA,92014,-117.2650,32.9600
+
+            """)
+        let top = try #require(try AddressColumnsTests.top(locator, text), "\(text): no candidate")
+        #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
+    }
 }

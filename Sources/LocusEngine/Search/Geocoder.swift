@@ -485,8 +485,14 @@ extension AddressSearch {
         var q = q
         if let n = q.number { q.number?.value = numberAsIndexed(n.value) }
         if let cross = q.crossStreet {
-            if let to = q.crossStreetTo { return blocks(q.street, between: cross, and: to, q, memo: memo) }
-            return intersections(q.street, cross, q, memo: memo)
+            var found = q.crossStreetTo.map { blocks(q.street, between: cross, and: $0, q, memo: memo) }
+                ?? intersections(q.street, cross, q, memo: memo)
+            if q.city != nil || q.postcode != nil,
+               !found.contains(where: { $0.score >= 100 - Self.streetNotFoundPenalty && isInNamedPlace($0, q) }) {
+                let streets = ([q.street, cross] + (q.crossStreetTo.map { [$0] } ?? [])).map { "\"\($0.joined(separator: " "))\"" }
+                found += placeOfUnknownStreet(q, why: "no crossing of \(streets.joined(separator: " and ")) found here")
+            }
+            return found
         }
         if q.street.isEmpty {
             return areaOnly(q, rawText: rawText)
@@ -606,6 +612,30 @@ extension AddressSearch {
                 out.append(neighbourhoodMatch(i, begun: begun))
             }
         }
+        if q.city != nil || q.postcode != nil,
+           !out.contains(where: { $0.score >= 100 - Self.streetNotFoundPenalty && isInNamedPlace($0, q) }) {
+            out.append(contentsOf: placeOfUnknownStreet(q, why: "street \"\(q.street.joined(separator: " "))\" not found here"))
+        }
+        return out
+    }
+
+    /// The ZIP code and town named, where the street (or crossing) is none of theirs: as far as
+    /// the index can tell, that is where the address is (Esri's postal and locality matches),
+    /// scored `streetNotFoundPenalty` below an answer of the text, the ZIP code (the finer place)
+    /// first. "1234 New Development Way, Portland, OR 97211", a street newer than the points, had
+    /// no candidate, while the same text without the number had the town.
+    func placeOfUnknownStreet(_ q: ParsedAddress, why: String) -> [ScoredMatch] {
+        let score = 100 - Self.streetNotFoundPenalty
+        let note = "\(why) (−\(Int(Self.streetNotFoundPenalty)))"
+        var out: [ScoredMatch] = []
+        if let zip = q.postcode, let area = postcodes.first(where: { $0.name == zip }) {
+            out.append(areaMatch(area, type: .postcode, key: "z\(zip)", score: score, notes: [note, "postcode \(zip)"]))
+        }
+        if let city = q.city {
+            for (i, c) in cities.enumerated() where c.tokens == city {
+                out.append(areaMatch(c, type: .locality, key: "c\(i)", score: score, notes: [note, "city \(c.name)"]))
+            }
+        }
         return out
     }
 
@@ -657,9 +687,11 @@ extension AddressSearch {
         var baseNotes: [String] = []
         var parts = StreetNameParts(tokens: tokens)
         var basePenalty = 0.0
-        // A misspelt street type ("avenu") is still a type.
+        // A misspelt street type ("avenu") is still a type, unless the name as typed is a street's
+        // ("Via de la Valle": read as "Via de la" Valley, it scored 87 through a whole-text reading).
         if parts.type == nil, parts.core.count >= 2, let last = parts.core.last, last.count >= 4,
-           let t = AddressVocabulary.fullStreetTypes.first(where: { EditDistance.distance(last, $0, limit: 1) != nil }) {
+           let t = AddressVocabulary.fullStreetTypes.first(where: { EditDistance.distance(last, $0, limit: 1) != nil }),
+           streets(withCore: parts.coreKey) == nil {
             parts.type = t
             parts.core.removeLast()
             basePenalty += 2

@@ -80,22 +80,51 @@ struct WordBegun {
     }
 }
 
-/// A house number typed with a hyphen (`HyphenatedNumber`), the digits after it still being typed
-/// or not, as a condition on each address with its first number.
+/// What follows a house number's digits as typed, as a condition on each address with that number:
+/// a hyphen's digits (`HyphenatedNumber`), still being typed or not, or a fraction ("1610 1/2").
 struct NumberTail {
-    var typed: HyphenatedNumber
-    /// Whether the digits are still being typed ("37-1" may become "37-13").
+    enum Typed {
+        case hyphen(HyphenatedNumber)
+        /// "1/2" as the index keeps a number's fraction (its suffix).
+        case fraction(String)
+    }
+    var typed: Typed
+    /// Whether the digits after the hyphen are still being typed ("37-1" may become "37-13").
     var begun: Bool
 
     /// Nil when an address with this number suffix is not the one typed; else what the tail adds
-    /// to its suggestion's quality: one without a suffix (the typed range's first number, or a
-    /// house of the block) is kept, ranked after those whose tail is the one typed.
+    /// to its suggestion's quality: one without a suffix (the typed range's first number, a house
+    /// of the block, or the whole number a fraction is part of, which geocode answers too) is
+    /// kept, ranked after those whose tail is the one typed.
     func quality(ofSuffix suffix: String) -> Double? {
-        switch HyphenatedNumber.relation(tail: typed.tail, toSuffix: suffix, begun: begun) {
-        case .same: 0
-        case .untailed: 0.5
-        case .other: nil
+        switch typed {
+        case .hyphen(let h):
+            switch HyphenatedNumber.relation(tail: h.tail, toSuffix: suffix, begun: begun) {
+            case .same: 0
+            case .untailed: 0.5
+            case .other: nil
+            }
+        case .fraction(let f):
+            suffix == f ? 0 : suffix.isEmpty ? 0.5 : nil
         }
+    }
+
+    /// Whether a number that is no point is placed by the digits before the tail, as geocode
+    /// places it: a range by its first number, a fraction with its whole number; Queens's "37-13"
+    /// is not house 37.
+    var placesLeadingNumber: Bool {
+        switch typed {
+        case .hyphen(let h): h.isRange && !begun
+        case .fraction: true
+        }
+    }
+
+    /// "1/2": digits, a slash and digits (how `AddressText.tokens` keeps a fraction).
+    static func isFraction(_ token: String) -> Bool {
+        guard let slash = token.firstIndex(of: "/") else { return false }
+        let top = token[..<slash], bottom = token[token.index(after: slash)...]
+        return !top.isEmpty && !bottom.isEmpty && top.count <= 2 && bottom.count <= 2
+            && top.allSatisfy { ("0"..."9").contains($0) } && bottom.allSatisfy { ("0"..."9").contains($0) }
     }
 }
 
@@ -107,7 +136,55 @@ extension AddressSearch {
     /// and cities. The last word is a prefix; earlier words match whole, or through a typo when
     /// nothing matches exactly.
     public func suggest(_ suggestRequest: SuggestRequest) -> [Suggestion] {
-        let request = SuggestContext(suggestRequest)
+        var request = SuggestContext(suggestRequest)
+        let found = suggestAsTyped(request)
+        // A unit typed with the address ("6132 NE 34th Ave Apt 3", "… Ste" still being typed,
+        // "Suite 301, 1234 SW Main St"): no street or town has its words, so the list emptied at
+        // the unit, though geocode reads the text. Looked for only when nothing is suggested.
+        guard found.isEmpty, let address = Self.withoutUnit(request.text) else { return found }
+        request.text = address
+        return suggestAsTyped(request)
+    }
+
+    /// Words that name a unit of an address (`AddressVocabulary.unitDesignators` without the ones
+    /// streets are named with: "Front", "Lot", "Side", "Upper", "Office" …).
+    static let unitWords: Set<String> = ["apt", "apartment", "unit", "ste", "suite", "bldg", "fl", "rm", "spc", "trlr",
+                                         "trailer", "dept", "ofc", "ph", "bsmt"]
+
+    /// The text without a unit after the address (from the unit word or "#" on, or a unit word
+    /// still being typed at the end) or before it (a unit word, its identifier, then the house
+    /// number); nil when it has none.
+    static func withoutUnit(_ text: String) -> String? {
+        var words: [(range: Range<String.Index>, word: String)] = []
+        var i = text.startIndex
+        while i < text.endIndex, words.count <= 24 {
+            if text[i].isWhitespace || text[i] == "," {
+                i = text.index(after: i)
+                continue
+            }
+            let start = i
+            while i < text.endIndex, !text[i].isWhitespace, text[i] != "," { i = text.index(after: i) }
+            var word = text[start..<i].lowercased()
+            while word.hasSuffix(".") { word.removeLast() }
+            words.append((start..<i, word))
+        }
+        guard words.count >= 2 else { return nil }
+        if words.count >= 4, unitWords.contains(words[0].word), words[2].word.first?.isNumber == true {
+            return String(text[words[2].range.lowerBound...])
+        }
+        guard words[0].word.first?.isNumber == true else { return nil }
+        let endsWithSpace = text.last.map { $0.isWhitespace || $0 == "," } ?? false
+        for k in 2..<words.count {
+            let w = words[k].word
+            let begun = k == words.count - 1 && !endsWithSpace && w.count >= 2 && unitWords.contains { $0.hasPrefix(w) }
+            if w.hasPrefix("#") || unitWords.contains(w) || begun {
+                return String(text[..<words[k].range.lowerBound])
+            }
+        }
+        return nil
+    }
+
+    private func suggestAsTyped(_ request: SuggestContext) -> [Suggestion] {
         let endsWithSpace = request.text.last?.isWhitespace ?? false
         var tokens = AddressText.tokens(request.text)
         tokens.removeAll { $0 == "#" || $0 == "&" || $0 == "@" }
@@ -134,11 +211,20 @@ extension AddressSearch {
         var tail: NumberTail?
         if let first = tokens.first, let h = HyphenatedNumber(first) {
             tokens[0] = h.number
-            tail = NumberTail(typed: h, begun: false)
+            tail = NumberTail(typed: .hyphen(h), begun: false)
         } else if tokens.isEmpty, let typed = prefix?.canonical, let h = HyphenatedNumber(typed) {
             tokens = [h.number]
             prefix = nil
-            tail = NumberTail(typed: h, begun: true)
+            tail = NumberTail(typed: .hyphen(h), begun: true)
+        } else if let first = tokens.first, AddressText.isNumber(first) {
+            // "1610 1/2 NW 143rd": the fraction is the number's, not a word of the street (it
+            // matched none, so nothing was suggested for a number with a fraction).
+            if tokens.count >= 2, NumberTail.isFraction(tokens[1]) {
+                tail = NumberTail(typed: .fraction(tokens.remove(at: 1)), begun: false)
+            } else if tokens.count == 1, let typed = prefix?.canonical, NumberTail.isFraction(typed) {
+                prefix = nil
+                tail = NumberTail(typed: .fraction(typed), begun: false)
+            }
         }
         if let first = tokens.first, AddressText.isNumber(first) {
             tokens = [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
@@ -155,13 +241,14 @@ extension AddressSearch {
                 let words = Array(tokens.dropFirst())
                 ranked += addressSuggestions(number: number, tail: tail, words: words, prefix: prefix, request)
                 // A range typed ("5509-5523 NE 29th Ave") is placed by its first number, as geocode
-                // places it; Queens's "37-13" is not house 37.
-                if tail.map({ $0.typed.isRange && !$0.begun }) ?? true, ranked.isEmpty, !words.isEmpty || prefix != nil {
+                // places it (`NumberTail.placesLeadingNumber`).
+                if tail?.placesLeadingNumber ?? true, ranked.isEmpty, !words.isEmpty || prefix != nil {
                     ranked += placedNumberSuggestions(tokens[0], words: words, prefix: prefix, request)
                 }
             }
         } else {
             ranked += streetSuggestions(words: tokens, prefix: prefix, request).map { ($0.rank, $0.suggestion) }
+            ranked += routeSuggestions(words: tokens, prefix: prefix, request).map { ($0.rank, $0.suggestion) }
             ranked += areaSuggestions(words: tokens, prefix: prefix, request)
         }
         ranked.sort { ($0.rank, $0.suggestion.text) < ($1.rank, $1.suggestion.text) }
@@ -245,6 +332,31 @@ extension AddressSearch {
                 out.sort { $0.rank < $1.rank }
                 out.removeLast(out.count - keep)
                 worstKept = out.last?.rank ?? worstKept
+            }
+        }
+        return out
+    }
+
+    /// A numbered route typed otherwise than the index writes it ("US 26", "OR-213" for "Highway
+    /// 26", "Highway 213"): the streets of the index's names of that route that geocode reads it as
+    /// (`RouteName`, `coresByRoute`), each ranked as many points behind a street matched as typed
+    /// as geocode scores it. The number is read once typed whole ("US 2" does not yet suggest
+    /// route 26). Typed so, a route suggested nothing, though geocode found it.
+    private func routeSuggestions(words: [String], prefix: WordBegun?,
+                                  _ request: SuggestContext) -> [(rank: Double, place: Int, suggestion: Suggestion)] {
+        var typed = words + (prefix.map { [$0.canonical] } ?? [])
+        var directional: [String] = []
+        if let first = typed.first, StreetNameParts.directionals.contains(first) {
+            directional = [first]
+            typed.removeFirst()
+        }
+        guard let route = RouteName(core: AddressText.streetTokens(typed)), let named = coresByRoute[route.lookupKey] else { return [] }
+        var out: [(rank: Double, place: Int, suggestion: Suggestion)] = []
+        for (core, other) in named {
+            guard let cost = route.cost(naming: other) else { continue }
+            for var found in streetSuggestions(words: directional + core.split(separator: " ").map(String.init), prefix: nil, request) {
+                found.rank += cost * 1_000
+                out.append(found)
             }
         }
         return out
@@ -433,7 +545,7 @@ extension AddressSearch {
                                          _ request: SuggestContext) -> [(Double, Suggestion)] {
         guard var number = HouseNumber(parsing: digits) else { return [] }
         number.value = numberAsIndexed(number.value)
-        var streets = streetSuggestions(words: words, prefix: prefix, request)
+        var streets = streetSuggestions(words: words, prefix: prefix, request) + routeSuggestions(words: words, prefix: prefix, request)
         streets.sort { ($0.rank, $0.suggestion.text) < ($1.rank, $1.suggestion.text) }
         var out: [(Double, Suggestion)] = []
         for (rank, c, _) in streets.prefix(min(request.maxResults, Self.placedNumberStreets)) {
