@@ -493,9 +493,22 @@ import Testing
         #expect(found.allSatisfy { $0.score == 70 && ($0.matchType == .postcode || $0.matchType == .locality) })
     }
 
+    /// A street found only in another town than the one named: that town's answer stays first
+    /// (a town's streets are often filed under the next town's name); the town named follows.
+    @Test func aStreetOfAnotherTownRanksAboveTheTownNamed() throws {
+        var r = GeocodeRequest(.text("1234 SE Stark St, Beaverton"))
+        r.maxResults = 10
+        let found = try locator.geocode(r).candidates
+        #expect(found.first?.address == "1234 SE Stark St, Portland, OR 97214", "\(found.map(\.address))")
+        let town = try #require(found.first { $0.matchType == .locality }, "\(found.map(\.address))")
+        #expect(town.address == "Beaverton, OR" && town.score < found[0].score && town.score <= 70)
+    }
+
     @Test func aStreetFoundInTheNamedPlaceHasNoAreaAnswer() throws {
+        // "920 NW Kearney, Portland, OR 97210": the street is Portland's, its answer (extrapolated,
+        // another ZIP code's: 68) below what a ZIP code alone scores; it went to 97210's centre.
         for text in ["6132 NE 34th Ave, Portland, OR 97211", "5331 N Kerby Ave, Portland, OR 97217", "99999 NE 34th Ave, Portland, OR 97211",
-                     "NE 34th Ave & NE Killingsworth St, Portland, OR 97211"] {
+                     "NE 34th Ave & NE Killingsworth St, Portland, OR 97211", "920 NW Kearney, Portland, OR 97210"] {
             var r = GeocodeRequest(.text(text))
             r.maxResults = 20
             let found = try locator.geocode(r).candidates

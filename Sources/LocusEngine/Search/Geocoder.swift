@@ -17,7 +17,9 @@ public struct GeocodeRequest: Sendable {
     /// Prefer candidates near this lon/lat point. Default: none.
     public var near: GeoPoint? = nil
     /// Leave out candidates scoring below this. Default 60.
-    public var minScore = 60.0
+    public var minScore = GeocodeRequest.defaultMinScore
+    /// What a request shows by default: an answer scoring below it is no answer a user sees.
+    public static let defaultMinScore = 60.0
     /// Say why each candidate scored what it did. Default off.
     public var explain = false
 
@@ -487,11 +489,8 @@ extension AddressSearch {
         if let cross = q.crossStreet {
             var found = q.crossStreetTo.map { blocks(q.street, between: cross, and: $0, q, memo: memo) }
                 ?? intersections(q.street, cross, q, memo: memo)
-            if q.city != nil || q.postcode != nil,
-               !found.contains(where: { $0.score >= 100 - Self.streetNotFoundPenalty && isInNamedPlace($0, q) }) {
-                let streets = ([q.street, cross] + (q.crossStreetTo.map { [$0] } ?? [])).map { "\"\($0.joined(separator: " "))\"" }
-                found += placeOfUnknownStreet(q, why: "no crossing of \(streets.joined(separator: " and ")) found here")
-            }
+            let streets = ([q.street, cross] + (q.crossStreetTo.map { [$0] } ?? [])).map { "\"\($0.joined(separator: " "))\"" }
+            addPlaceOfUnknownStreet(to: &found, q, why: "no crossing of \(streets.joined(separator: " and ")) found in the town named")
             return found
         }
         if q.street.isEmpty {
@@ -612,21 +611,32 @@ extension AddressSearch {
                 out.append(neighbourhoodMatch(i, begun: begun))
             }
         }
-        if q.city != nil || q.postcode != nil,
-           !out.contains(where: { $0.score >= 100 - Self.streetNotFoundPenalty && isInNamedPlace($0, q) }) {
-            out.append(contentsOf: placeOfUnknownStreet(q, why: "street \"\(q.street.joined(separator: " "))\" not found here"))
-        }
+        addPlaceOfUnknownStreet(to: &out, q, why: "street \"\(q.street.joined(separator: " "))\" not found in the town named")
         return out
     }
 
-    /// The ZIP code and town named, where the street (or crossing) is none of theirs: as far as
-    /// the index can tell, that is where the address is (Esri's postal and locality matches),
-    /// scored `streetNotFoundPenalty` below an answer of the text, the ZIP code (the finer place)
-    /// first. "1234 New Development Way, Portland, OR 97211", a street newer than the points, had
-    /// no candidate, while the same text without the number had the town.
-    func placeOfUnknownStreet(_ q: ParsedAddress, why: String) -> [ScoredMatch] {
-        let score = 100 - Self.streetNotFoundPenalty
-        let note = "\(why) (−\(Int(Self.streetNotFoundPenalty)))"
+    /// The ZIP code and town named, where no answer lies in that town (the city named, else the
+    /// ZIP code's towns: `townNamed`): as far as the index can tell, that is where the address is
+    /// (Esri's postal and locality matches). "1234 New Development Way, Portland, OR 97211", a
+    /// street newer than the points, had no candidate, while the same text without the number had
+    /// the town. Scored `streetNotFoundPenalty` below an answer of the text and below every answer
+    /// found in another town (a town's streets are often filed under the next town's name), the
+    /// ZIP code (the finer place) first. An answer in the town that a request shows by default
+    /// (`GeocodeRequest.minScore`) is the street found, whatever its score against the ZIP code's:
+    /// on the distinct dev street-tree addresses with city and ZIP code, "920 NW Kearney,
+    /// Portland, OR 97210" (the street extrapolated at 68, another ZIP code's) went to 97210's
+    /// centre; "W Stark St, Beaverton" at 40 for "1234 SE Stark St, Beaverton" is no street found.
+    func addPlaceOfUnknownStreet(to found: inout [ScoredMatch], _ q: ParsedAddress, why: String) {
+        guard q.city != nil || q.postcode != nil else { return }
+        let named = townNamed(by: q)
+        let answers = found.filter { $0.place >= 0 }
+        guard !answers.contains(where: { $0.score >= GeocodeRequest.defaultMinScore && named(locality(ofPlace: $0.place)) }) else { return }
+        let score = max(0, min(100 - Self.streetNotFoundPenalty, (answers.map(\.score).max() ?? 100) - 1))
+        found += placeOfUnknownStreet(q, score: score, why: why)
+    }
+
+    func placeOfUnknownStreet(_ q: ParsedAddress, score: Double, why: String) -> [ScoredMatch] {
+        let note = "\(why) (−\(Int((100 - score).rounded())))"
         var out: [ScoredMatch] = []
         if let zip = q.postcode, let area = postcodes.first(where: { $0.name == zip }) {
             out.append(areaMatch(area, type: .postcode, key: "z\(zip)", score: score, notes: [note, "postcode \(zip)"]))
