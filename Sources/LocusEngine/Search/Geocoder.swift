@@ -628,10 +628,20 @@ extension AddressSearch {
     /// centre; "W Stark St, Beaverton" at 40 for "1234 SE Stark St, Beaverton" is no street found.
     func addPlaceOfUnknownStreet(to found: inout [ScoredMatch], _ q: ParsedAddress, why: String) {
         guard q.city != nil || q.postcode != nil else { return }
+        let shown = GeocodeRequest.defaultMinScore
+        // Most answers lie where the text says: told without building the town's test.
+        let city = q.city?.joined(separator: " ")
+        if found.contains(where: { m in
+            m.score >= shown && m.place >= 0 && Int(m.place) < addresses.places.count
+                && Self.cost(of: regionMismatch(q, city: city, place: m.place)) == 0
+        }) { return }
         let named = townNamed(by: q)
-        let answers = found.filter { $0.place >= 0 }
-        guard !answers.contains(where: { $0.score >= GeocodeRequest.defaultMinScore && named(locality(ofPlace: $0.place)) }) else { return }
-        let score = max(0, min(100 - Self.streetNotFoundPenalty, (answers.map(\.score).max() ?? 100) - 1))
+        var best: Double?
+        for m in found where m.place >= 0 {
+            if m.score >= shown, named(locality(ofPlace: m.place)) { return }
+            best = max(best ?? m.score, m.score)
+        }
+        let score = max(0, min(100 - Self.streetNotFoundPenalty, (best ?? 100) - 1))
         found += placeOfUnknownStreet(q, score: score, why: why)
     }
 
