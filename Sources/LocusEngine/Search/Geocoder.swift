@@ -489,8 +489,7 @@ extension AddressSearch {
         if let cross = q.crossStreet {
             var found = q.crossStreetTo.map { blocks(q.street, between: cross, and: $0, q, memo: memo) }
                 ?? intersections(q.street, cross, q, memo: memo)
-            let streets = ([q.street, cross] + (q.crossStreetTo.map { [$0] } ?? [])).map { "\"\($0.joined(separator: " "))\"" }
-            addPlaceOfUnknownStreet(to: &found, q, why: "no crossing of \(streets.joined(separator: " and ")) found in the town named")
+            addPlaceOfUnknownStreet(to: &found, q, why: "no crossing of \(([q.street, cross] + (q.crossStreetTo.map { [$0] } ?? [])).map { "\"\($0.joined(separator: " "))\"" }.joined(separator: " and ")) found in the town named")
             return found
         }
         if q.street.isEmpty {
@@ -626,7 +625,10 @@ extension AddressSearch {
     /// on the distinct dev street-tree addresses with city and ZIP code, "920 NW Kearney,
     /// Portland, OR 97210" (the street extrapolated at 68, another ZIP code's) went to 97210's
     /// centre; "W Stark St, Beaverton" at 40 for "1234 SE Stark St, Beaverton" is no street found.
-    func addPlaceOfUnknownStreet(to found: inout [ScoredMatch], _ q: ParsedAddress, why: String) {
+    ///
+    /// `why` is an autoclosure: most texts that name a town find an answer there, and the note's
+    /// text is made only for those that do not.
+    func addPlaceOfUnknownStreet(to found: inout [ScoredMatch], _ q: ParsedAddress, why: @autoclosure () -> String) {
         guard q.city != nil || q.postcode != nil else { return }
         let shown = GeocodeRequest.defaultMinScore
         // Most answers lie where the text says: told without building the town's test.
@@ -642,7 +644,7 @@ extension AddressSearch {
             best = max(best ?? m.score, m.score)
         }
         let score = max(0, min(100 - Self.streetNotFoundPenalty, (best ?? 100) - 1))
-        found += placeOfUnknownStreet(q, score: score, why: why)
+        found += placeOfUnknownStreet(q, score: score, why: why())
     }
 
     func placeOfUnknownStreet(_ q: ParsedAddress, score: Double, why: String) -> [ScoredMatch] {
