@@ -49,6 +49,7 @@ extension AddressSearch {
         let points = addresses.points
         guard number.value > 0, n > 0, n < 100_000, gridHolds(in: locality) else { return nil }
         let quarter = kind.predirectional.flatMap { table.directionalIDs[$0] } ?? -1
+        guard gridHasNumbers(near: number.value, locality: locality, directional: quarter) else { return nil }
         let turn = cos(Self.continuationTurn * .pi / 180)
         // The town's numbered streets of the kind near the number: one place each, its points
         // kept, its line (if it has one) along the namesake's.

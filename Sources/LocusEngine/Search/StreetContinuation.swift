@@ -101,7 +101,8 @@ extension AddressSearch {
         guard number.value > 0, k >= 0, k < streetPlaces.count, k < table.axes.count, streetPlaces[k].street == s,
               let own = table.axes[k], let quarter = table.directionalIDs[wanted], quarter != table.directional[k],
               let letters = StreetStyle.directionals[wanted], let run = addresses(ofStreetPlace: k),
-              gridHolds(in: streetPlaces[k].locality) else { return nil }
+              gridHolds(in: streetPlaces[k].locality),
+              gridHasNumbers(near: number.value, locality: streetPlaces[k].locality, directional: quarter) else { return nil }
         let members = Array(run)
         // Only the namesake's block nearest the baseline says where across its line goes on: its
         // points further along may run another way. (`members` are in number order.)
