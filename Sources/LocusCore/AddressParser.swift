@@ -108,7 +108,7 @@ public struct AddressParser: Sendable {
     }
 
     /// Words that join the two streets of a crossing.
-    static let crossingWords: Set<String> = ["&", "@", "and", "at"]
+    public static let crossingWords: Set<String> = ["&", "@", "and", "at"]
 
     /// Words that say a place lies along a street between two crossings.
     static let betweenWords: Set<String> = ["between", "btwn", "betw", "btw"]

@@ -38,7 +38,7 @@ public struct GeocodeResult: Hashable, Sendable, Codable {
 
 /// What a suggestion stands for.
 public enum SuggestionType: String, Sendable, Codable {
-    case address, street, postcode, neighbourhood, locality
+    case address, street, intersection, postcode, neighbourhood, locality
 }
 
 /// One suggestion for a search box: the protocol's suggestion object.

@@ -323,13 +323,14 @@ import Testing
     }
 
     @Test func suggestionKeysGeocodeToWhatWasSuggested() throws {
-        for text in ["6132 ne 34", "killingsw", "9721", "concor", "lake osw"] {
+        for text in ["6132 ne 34", "killingsw", "9721", "concor", "lake osw", "ne 34th & killings"] {
             for s in try locator.suggest(SuggestRequest(text: text)).suggestions {
                 let c = try #require(try locator.geocode(GeocodeRequest(.key(s.key))).candidates.first, "key \(s.key)")
                 #expect(c.score == 100)
                 switch s.type {
                 case .address: #expect(c.address == s.text)
                 case .street: #expect(s.text.hasPrefix(c.components.street))
+                case .intersection: #expect(c.matchType == .intersection && s.text.hasPrefix(c.components.street + ","))
                 case .postcode: #expect(s.text.hasPrefix(c.components.postcode))
                 case .neighbourhood: #expect(c.matchType == .neighbourhood)
                 case .locality: #expect(s.text.hasPrefix(c.components.city))
@@ -552,5 +553,51 @@ import Testing
     @Test func aStreetWordIsNoUnit() throws {
         #expect(try locator.suggest(SuggestRequest(text: "99999 NW Front Ave")).suggestions.isEmpty)
         #expect(try locator.suggest(SuggestRequest(text: "99999 Zzyzx Apt 3")).suggestions.isEmpty)
+    }
+
+    /// Two streets typed with what joins a crossing between them, the second still being typed,
+    /// as a search box gets a crossing: the list emptied at the "&" (no one street has both
+    /// streets' words), though geocode found the crossing. Each is suggested in its town, and
+    /// its key geocodes to the crossing.
+    @Test(arguments: [
+        ("NE 34th & Killings", "NE 34th Ave & NE Killingsworth St, Portland, OR"),
+        ("NE 34th Ave & NE Killingsworth St", "NE 34th Ave & NE Killingsworth St, Portland, OR"),
+        ("ne 34th ave and ne killingsworth", "NE 34th Ave & NE Killingsworth St, Portland, OR"),
+        ("Killingsworth @ NE 33", "NE Killingsworth St & NE 33rd Ave, Portland, OR"),
+        ("SE Hawthorne Blvd at SE 50", "SE Hawthorne Blvd & SE 50th Ave, Portland, OR"),
+        ("NE 34th & Kilingsworth", "NE 34th Ave & NE Killingsworth St, Portland, OR"),
+    ])
+    func aCrossingTypedIsSuggested(_ typed: String, _ crossing: String) throws {
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions
+        print("\(typed): \(suggested.map(\.text))")
+        let s = try #require(suggested.first { $0.text == crossing }, "\(typed): \(suggested.map(\.text))")
+        #expect(s.type == .intersection)
+        let c = try #require(try locator.geocode(GeocodeRequest(.key(s.key))).candidates.first)
+        let typedWhole = try #require(try top(crossing))
+        let (at, whole) = (GeoPoint(x: c.location.x, y: c.location.y), GeoPoint(x: typedWhole.location.x, y: typedWhole.location.y))
+        #expect(c.matchType == .intersection && at.metres(to: whole) < 1, "\(c.address) against \(typedWhole.address)")
+    }
+
+    /// Streets that run side by side come within a block of each other all along and meet
+    /// nowhere: none is suggested as the other's crossing.
+    @Test func parallelStreetsAreNoCrossing() throws {
+        let suggested = try locator.suggest(SuggestRequest(text: "NE 34th Ave & NE 33")).suggestions
+        print(suggested.map(\.text))
+        #expect(!suggested.contains { $0.text.contains("33rd Ave") }, "\(suggested.map(\.text))")
+        #expect(!suggested.isEmpty, "the streets across NE 34th Ave whose names begin with 33")
+    }
+
+    /// A crossing's suggestions, a short prefix naming thousands of streets, cost about what
+    /// geocoding one crossing does: reading each named street's points for its box made
+    /// "Main St & S" 12 ms (ten crossings' geocodes), and a lazy pass over every street place's
+    /// mark made "killingsw" (no crossing) five times its cost.
+    @Test(.timeLimit(.minutes(1)))
+    func aCrossingsSuggestionsCostAboutOneCrossingsGeocode() throws {
+        var crossing = SuggestRequest(text: "Main St & S")
+        crossing.maxResults = 10
+        #expect(try locator.suggest(crossing).suggestions.count == 10)
+        let cost = try FuzzFindingsTests.fastestOf11 { _ = try locator.suggest(crossing) }
+        let peer = try FuzzFindingsTests.fastestOf11 { _ = try locator.geocode(GeocodeRequest(.text("SE Main St & SE 52nd Ave"))) }
+        #expect(cost < peer * 3, "\(cost) against \(peer) for geocoding one crossing")
     }
 }

@@ -115,6 +115,9 @@ public final class AddressSearch: Sendable {
     /// The numbered streets ("NW 12th Ave") by leading directional, type and trailing directional,
     /// with their numbers (`numberedStreets`), for placing one the points lack between its neighbours.
     let numberedStreetTable = OnFirstUse<[StreetNameParts: [(ordinal: Int, street: Int32)]]>()
+    /// Each street place's points' box, half `crossingGap` wider each way (`streetPlaceBoxes`),
+    /// for telling which streets of a town may cross.
+    let streetPlaceBoxTable = OnFirstUse<[Envelope]>()
     /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
     let gridTrust = Mutex<[Int32: Bool]>([:])
     /// Whether each city's streets number their blocks by the numbered streets they cross
@@ -142,6 +145,7 @@ public final class AddressSearch: Sendable {
         _ = streetsByLooseCore
         _ = coresByInitials
         _ = coresByRoute
+        _ = streetPlaceBoxes
         _ = neighbourhoods
         _ = localityCityKeys
         _ = localitiesByPostcode

@@ -104,6 +104,7 @@ struct EsriGeocodeServer: Sendable {
         switch type {
         case .address: ["address", "point address", "street address"]
         case .street: ["address", "street name"]
+        case .intersection: ["address", "intersection"]
         case .postcode: ["postal", "primary postal"]
         case .neighbourhood: ["populated place", "neighborhood"]
         case .locality: ["populated place", "city"]

@@ -155,7 +155,7 @@ struct PeliasAnswers: Sendable {
     static func layer(_ type: SuggestionType) -> String {
         switch type {
         case .address: "address"
-        case .street: "street"
+        case .street, .intersection: "street"
         case .postcode: "postalcode"
         case .neighbourhood: "neighbourhood"
         case .locality: "locality"
