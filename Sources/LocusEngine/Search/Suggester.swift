@@ -350,9 +350,12 @@ extension AddressSearch {
         return (matching, quality)
     }
 
-    /// Street places of the first street of a crossing read, most addresses first: "34th &"
-    /// names a 34th in every town and quarter that has one.
-    static let crossingFirstPlaces = 12
+    /// Street places of the first street of a crossing read, most addresses first: "16th &"
+    /// names a 16th in every town and quarter that has one. (The dev street trees' crossings
+    /// typed as the city typed them, "16TH & NW RALEIGH ST": at 12, 111 of the 139 geocode
+    /// answers as crossings were suggested by the end of the text; NW 16th Ave was not among
+    /// the dozen 16ths with most addresses.)
+    static let crossingFirstPlaces = 64
     /// Pairs of streets whose crossings are worked out (as geocode works them out, from both
     /// streets' points), most likely first: each costs about what geocoding one crossing does
     /// (0.2–1 ms), and a keystroke has 2 ms.
@@ -386,6 +389,8 @@ extension AddressSearch {
             if firsts.count > Self.crossingFirstPlaces { firsts.removeLast() }
         }
         guard !firsts.isEmpty, let (others, otherQuality) = streetPlacesMatching(words: second, prefix: prefix) else { return [] }
+        var firstsIn: [Int32: [(place: Int, count: Int32)]] = [:]
+        for (k, town, count) in firsts { firstsIn[town, default: []].append((k, count)) }
         let axes = gridTable.axes
         let boxes = streetPlaceBoxes
         let parallel = cos(Self.continuationTurn * .pi / 180)
@@ -396,7 +401,8 @@ extension AddressSearch {
         var worstKept = Double.infinity
         for b in others {
             let sb = streetPlaces[b]
-            for (a, town, count) in firsts where town == sb.locality && streetPlaces[a].street != sb.street {
+            guard let inTown = firstsIn[sb.locality] else { continue }
+            for (a, count) in inTown where streetPlaces[a].street != sb.street {
                 if let x = axes[a], let y = axes[b], abs(x.east * y.east + x.north * y.north) >= parallel { continue }
                 let (ea, eb) = (boxes[a], boxes[b])
                 guard !ea.isEmpty, !eb.isEmpty, ea.intersects(eb) else { continue }
