@@ -165,6 +165,20 @@ import Testing
         #expect(cost < peer * 1.6, "\(cost) against \(peer) for a house of the street")
     }
 
+    /// The geocoder fuzzer: suggest "N\0&\0N", 10.6 ms of CPU (instrumented) at best of 3: a
+    /// crossing of two streets named by a directional alone, every north street on both sides,
+    /// each pair's crossings worked out. A crossing is read only where each street has a word
+    /// that is more than a directional or type.
+    @Test func aCrossingOfDirectionalsAloneIsNoCrossing() throws {
+        let locator = Locator(index: try TestSupport.portland())
+        for text in ["N & N", "n & n", "st & st", "ave and ave", "NE & NE 3", "N Lombard St & N"] {
+            let suggested = try locator.suggest(SuggestRequest(text: text)).suggestions
+            #expect(!suggested.contains { $0.type == .intersection }, "\(text): \(suggested.map(\.text))")
+        }
+        let named = try locator.suggest(SuggestRequest(text: "N Lombard St & N Ma")).suggestions
+        #expect(named.contains { $0.type == .intersection }, "\(named.map(\.text))")
+    }
+
     /// The calling thread's CPU time for `body`, the fastest of 11 runs: the work itself, whatever
     /// else the machine runs (the wall clock's median of 11 went over its bound in a full test
     /// run, beside the other suites).
