@@ -39,6 +39,15 @@ public struct StreetNameParts: Hashable, Sendable {
     public static let directionals = Set(AddressVocabulary.directionalNames.values)
     public static let types = Set(AddressVocabulary.streetTypeNames.values)
 
+    /// Whether the tokens name a street by more than directionals and a type, in full or
+    /// abbreviated: "n st" names every street of a quarter that has the type; "n lombard" names one.
+    public static func namesMoreThanDirectionalAndType(_ tokens: [String]) -> Bool {
+        tokens.contains { w in
+            !directionals.contains(w) && !types.contains(w)
+                && AddressVocabulary.directionals[w] == nil && AddressVocabulary.streetTypes[w] == nil
+        }
+    }
+
     public var coreKey: String { core.joined(separator: " ") }
 }
 

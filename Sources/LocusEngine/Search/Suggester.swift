@@ -283,11 +283,11 @@ extension AddressSearch {
     /// street place, which placing a number on it needs.
     private func streetSuggestions(words: [String], prefix: WordBegun?,
                                    _ request: SuggestContext) -> [(rank: Double, place: Int, suggestion: Suggestion)] {
-        guard let (matching, quality) = streetPlacesMatching(words: words, prefix: prefix) else { return [] }
+        guard let (mark, constraint, quality) = streetPlacesMatching(words: words, prefix: prefix) else { return [] }
         var out: [(rank: Double, place: Int, suggestion: Suggestion)] = []
         var worstKept = Double.infinity
         let keep = request.maxResults * 2
-        for c in matching {
+        for c in mark.indices where mark[c] == constraint {
             let sp = streetPlaces[c]
             let rep = addresses.points[Int(sp.representative)]
             guard let r = rank(GeoPoint(x: rep.lon, y: rep.lat), popularity: Int(sp.count), request, quality: quality) else { continue }
@@ -304,9 +304,12 @@ extension AddressSearch {
         return out
     }
 
-    /// The street places (in index order) whose words account for every whole word and the
-    /// prefix, with how many of them matched only through a typo; nil where none can.
-    private func streetPlacesMatching(words: [String], prefix: WordBegun?) -> (places: [Int], quality: Double)? {
+    /// A mark per street place: those whose words account for every whole word and the prefix
+    /// are marked `constraint`; with how many words matched only through a typo; nil where none
+    /// can. Marks, not a list: a one-letter prefix marks thousands, and gathering them into an
+    /// array on every keystroke made suggest 0.82 as fast at p50/p99 (BENCHMARKS.md, "Crossings
+    /// in suggest"); only a crossing's streets are gathered.
+    private func streetPlacesMatching(words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
         var constraint: UInt8 = 0
@@ -343,11 +346,7 @@ extension AddressSearch {
             }
         }
         guard constraint > 0 else { return nil }
-        // Gathered in one plain pass: a lazy filter over the marks (a closure call per street
-        // place, Portland's 60,000) cost a crossing's suggest most of a millisecond.
-        var matching: [Int] = []
-        for c in mark.indices where mark[c] == constraint { matching.append(c) }
-        return (matching, quality)
+        return (mark, constraint, quality)
     }
 
     /// Street places of the first street of a crossing read, most addresses first: "16th &"
@@ -379,25 +378,22 @@ extension AddressSearch {
         // Each street named by more than its directionals and type: "n & n", "st & st" name every
         // street of a quarter or a type on both sides (the geocoder fuzzer: "N & N", 10.6 ms of CPU
         // instrumented); a second street's name is waited for ("N Lombard & N").
-        func names(_ words: [String]) -> Bool {
-            words.contains { w in
-                !StreetNameParts.directionals.contains(w) && !StreetNameParts.types.contains(w)
-                    && AddressVocabulary.directionals[w] == nil && AddressVocabulary.streetTypes[w] == nil
-            }
-        }
-        guard names(first), names(second + (prefix.map { [$0.canonical] } ?? [])),
-              let (ones, oneQuality) = streetPlacesMatching(words: first, prefix: nil) else { return [] }
+        guard StreetNameParts.namesMoreThanDirectionalAndType(first),
+              StreetNameParts.namesMoreThanDirectionalAndType(second + (prefix.map { [$0.canonical] } ?? [])),
+              let (ones, oneMark, oneQuality) = streetPlacesMatching(words: first, prefix: nil) else { return [] }
         // The first street's places with most addresses, kept in a short list as they come (sorting
         // every place "st &" names was a twentieth of its suggest).
         var firsts: [(place: Int, locality: Int32, count: Int32)] = []
-        for k in ones {
+        // Plain loops over the marks: a lazy filter (a closure call per street place, Portland's
+        // 60,000) cost a crossing's suggest most of a millisecond.
+        for k in ones.indices where ones[k] == oneMark {
             let sp = streetPlaces[k]
             guard firsts.count < Self.crossingFirstPlaces || sp.count > firsts[firsts.count - 1].count else { continue }
             let at = firsts.firstIndex { sp.count > $0.count } ?? firsts.count
             firsts.insert((k, sp.locality, sp.count), at: at)
             if firsts.count > Self.crossingFirstPlaces { firsts.removeLast() }
         }
-        guard !firsts.isEmpty, let (others, otherQuality) = streetPlacesMatching(words: second, prefix: prefix) else { return [] }
+        guard !firsts.isEmpty, let (others, otherMark, otherQuality) = streetPlacesMatching(words: second, prefix: prefix) else { return [] }
         var firstsIn: [Int32: [(place: Int, count: Int32)]] = [:]
         for (k, town, count) in firsts { firstsIn[town, default: []].append((k, count)) }
         let axes = gridTable.axes
@@ -408,7 +404,7 @@ extension AddressSearch {
         let keep = Self.crossingPairsRead * 4
         var pairs: [(a: Int, b: Int, rank: Double)] = []
         var worstKept = Double.infinity
-        for b in others {
+        for b in others.indices where others[b] == otherMark {
             let sb = streetPlaces[b]
             guard let inTown = firstsIn[sb.locality] else { continue }
             for (a, count) in inTown where streetPlaces[a].street != sb.street {
