@@ -122,6 +122,34 @@ import Testing
         #expect(try Self.top(locator, "1002 Dorchester Ave")?.address == "1002-1004 Dorchester Ave, 02127")
     }
 
+    /// A hyphenated number that is no point ("91-1030" where Honolulu's file has 91-1020 and
+    /// 91-1040 on the street, and 91-1005 two kilometres off) is answered with the houses whose
+    /// part after the hyphen is nearest the one typed, not with any house of the first number:
+    /// every 91-… was one house at 92, and the first in the index (91-1005, west of the others) came first.
+    @Test(arguments: [
+        ("91-1030 Kahiko St", -158.0300),
+        ("91-1030 Kahiko St, 96706", -158.0300),
+        ("37-19 74 St", -73.8922),
+    ])
+    func aHyphenatedNumberThatIsNoPointIsItsNearestHouse(_ typed: String, _ x: Double) throws {
+        let (locator, _) = try Self.build("""
+            H_NO,FULL_STREE,ZIPCODE,lon,lat
+            91-1005,KAHIKO ST,96706,-158.0500,21.3300
+            37-03,74 ST,11372,-73.8922,40.7400
+            91-1020,KAHIKO ST,96706,-158.0301,21.3300
+            91-1040,KAHIKO ST,96706,-158.0299,21.3300
+            37-13,74 ST,11372,-73.8922,40.7515
+            37-21,74 ST,11372,-73.8922,40.7517
+
+            """)
+        let candidates = try locator.geocode(GeocodeRequest(.text(typed))).candidates
+        let top = try #require(candidates.first)
+        #expect(abs(top.location.x - x) < 0.0005 && abs(top.location.y - (x < -100 ? 21.3300 : 40.7516)) < 0.0005)
+        #expect(top.score < 100)
+        // The far house is still a candidate, below the near ones.
+        #expect(candidates.contains { abs($0.location.x - x) > 0.0005 || abs($0.location.y - (x < -100 ? 21.3300 : 40.7516)) > 0.0005 })
+    }
+
     /// A search box gets them too: "37-13 74" suggested nothing (the hyphenated token was no
     /// number), and neither did a range typed into one ("1002-1004 Dor"). The digits after the
     /// hyphen pick the house while they are typed ("37-1" may be 37-13 or 37-15, not 37-37); typed

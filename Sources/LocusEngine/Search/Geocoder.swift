@@ -894,6 +894,9 @@ extension AddressSearch {
         let runs = addressRuns(onStreet: street)
         let points = addresses.points
         var out: [ScoredMatch] = []
+        // How far each house's digits after the hyphen are from those typed (twice the difference,
+        // one more for the other side of the street), by its index in `out`.
+        var tailDistance: [Int: Int] = [:]
         // Every city's house of this number, however many cities share the street's name: they
         // are few (one per city at most, but for suffixes), and the one asked for may be in the
         // smallest. Only placing a number between others is limited to some of its cities.
@@ -914,6 +917,9 @@ extension AddressSearch {
                     if HyphenatedNumber.relation(tail: tail, toSuffix: suffix) != .same {
                         p += 8
                         n.append("house number \(number.text)-\(tail) ≠ \(number.text)\(suffix) (−8)")
+                        if let typed = HouseNumber.value(ofDigits: tail), let own = HouseNumber.value(ofDigits: suffix.dropFirst()) {
+                            tailDistance[out.count] = abs(typed - own) * 2 + (abs(typed - own) % 2)
+                        }
                     }
                 } else if suffix.uppercased() != number.suffix.uppercased() {
                     let cost = number.suffix.isEmpty ? 4.0 : (suffix.isEmpty ? 6.0 : 8.0)
@@ -922,6 +928,16 @@ extension AddressSearch {
                 }
                 let (rp, rn) = regionPenalty(q, place: Int32(points[Int(a)].place))
                 out.append(addressMatch(a, score: max(0, 100 - p - rp), type: .pointAddress, notes: n + rn + ["house number \(number.text) found"]))
+            }
+        }
+        // A hyphenated number that is no point ("91-1030" where Honolulu's street has 91-1020,
+        // 91-1040 … and 91-1380 two kilometres on): its neighbours are the houses whose digits
+        // after the hyphen are nearest, not any house of the first number (all scored 92, the
+        // file's first came first).
+        if let nearest = tailDistance.values.min(), let tail = q.numberTail {
+            for (i, d) in tailDistance where d > nearest {
+                out[i].score = max(0, out[i].score - 1)
+                out[i].notes.append("house number \(number.text)-\(tail): another house's digits after the hyphen are nearer (−1)")
             }
         }
         // A point of the number in another town than the one named is no reason not to place it in
