@@ -247,13 +247,22 @@ public struct AddressParser: Sendable {
     /// its number ("US 26", "N I 5", "State Route 9"): that number is the route's. Read as a house
     /// number put last, "US 26" was house 26 on a street "US" (no candidate; "Highway 26", whose
     /// first word is a street type, was found).
+    ///
+    /// So is a route's old road's ("SW Old Highway 47", "Old US 1", "Historic Route 66"): read as
+    /// house 47 on a street "SW Old Highway", Forest Grove's SW Old Highway 47 had no candidate
+    /// (78, under what is shown), where "2476 SW Old Highway 47" was its point.
     static func endsWithRouteNumber(_ tokens: [String]) -> Bool {
         guard tokens.count <= 6 else { return false }
         var core = AddressText.streetTokens(tokens)
         if let first = core.first, StreetNameParts.directionals.contains(first) { core.removeFirst() }
+        if let first = core.first, Self.formerRouteWords.contains(first) { core.removeFirst() }
         guard let route = RouteName(core: core) else { return false }
         return route.rest.isEmpty
     }
+
+    /// Words before a numbered route's name that make it the name of a road the route once ran
+    /// along, or of the route's old line.
+    static let formerRouteWords: Set<String> = ["old", "historic", "new"]
 
     /// Words that follow a number to say it is a block's ("3900 block of", "3900 blk").
     static let blockWords: Set<String> = ["block", "blk"]

@@ -471,5 +471,10 @@ enum ParserCases {
         .init("SR 9, Salem", nil, "", "sr 9th", unit: nil, city: "salem", state: nil, zip: nil, cross: nil),
         .init("US 26 12000", 12000, "", "us 26th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("Main St 26", 26, "", "main street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        // A route's old road ends in the route's number too (was house 47 on "SW Old Highway").
+        .init("SW Old Highway 47", nil, "", "southwest old highway 47th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("Historic Route 66, Kingman", nil, "", "historic route 66th", unit: nil, city: "kingman", state: nil, zip: nil, cross: nil),
+        .init("SW Old Highway 47 2476", 2476, "", "southwest old highway 47th", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("Old Mill Rd 12", 12, "", "old mill road", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
     ]
 }

@@ -535,6 +535,15 @@ import Testing
         #expect(asWritten?.contains(street + ",") == true, "\(asWritten ?? "nothing")")
     }
 
+    /// A route's old road typed without a house number (Forest Grove's "SW Old Highway 47"):
+    /// read as house 47 on a street "SW Old Highway", it had no candidate shown (78), where
+    /// "2476 SW Old Highway 47" was its point.
+    @Test(arguments: ["SW Old Highway 47", "SW Old Hwy 47", "SW Old Hwy 47, Forest Grove, OR"])
+    func aRoutesOldRoadIsAStreet(_ typed: String) throws {
+        let c = try #require(try top(typed), "\(typed)")
+        #expect(c.matchType == .street && c.components.street == "SW Old Highway 47" && c.score >= 95, "\(c.address) \(c.score)")
+    }
+
     /// A unit typed with the address, as a search box gets it: after the street ("Apt 3", "#12",
     /// "Unit B", "Ste" still being typed) or before the number ("Suite 301, …"). The list emptied
     /// at the unit (no street or town has its words; "#3" was saved by "34th" beginning with 3).
