@@ -544,6 +544,15 @@ import Testing
         #expect(c.matchType == .street && c.components.street == "SW Old Highway 47" && c.score >= 95, "\(c.address) \(c.score)")
     }
 
+    /// A route whose number has a letter, typed with the letter apart ("S Hwy 99 E" for Oregon
+    /// City's S Highway 99E): read as route 99 with a suffix direction, the street came only as a
+    /// two-edit typo (74), below SE East Ave (75).
+    @Test(arguments: ["S Hwy 99 E", "S Highway 99 East", "18402 S Hwy 99 E", "18402 S Highway 99 East, Oregon City"])
+    func aRoutesLetterTypedApart(_ typed: String) throws {
+        let c = try #require(try top(typed), "\(typed)")
+        #expect(c.components.street.lowercased() == "s highway 99e" && c.score >= 89, "\(c.address) \(c.score)")
+    }
+
     /// A unit typed with the address, as a search box gets it: after the street ("Apt 3", "#12",
     /// "Unit B", "Ste" still being typed) or before the number ("Suite 301, …"). The list emptied
     /// at the unit (no street or town has its words; "#3" was saved by "34th" beginning with 3).

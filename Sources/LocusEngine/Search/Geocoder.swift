@@ -705,6 +705,9 @@ extension AddressSearch {
         return best.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
     }
 
+    /// A compass direction after a route's number as the letter of the number ("99 E" → 99e).
+    static let routeLetters = ["east": "e", "west": "w", "north": "n", "south": "s"]
+
     func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
         var baseNotes: [String] = []
         var parts = StreetNameParts(tokens: tokens)
@@ -720,6 +723,17 @@ extension AddressSearch {
             baseNotes.append("street type \"\(last)\" read as \(t) (−2)")
         }
         var found: [(Int32, Double, [String])] = []
+        // A route whose number has a letter typed apart from it: "S Hwy 99 E", "Highway 99 W" for
+        // Oregon's and California's 99E and 99W ("US 1 A" is another road). Read as route 99 with
+        // a suffix direction, "S Hwy 99 E" was SE East Ave (75) above S Highway 99e (74).
+        if !fuzzyOnly, let direction = parts.postdirectional, let letter = Self.routeLetters[direction],
+           let route = RouteName(core: parts.core), route.rest.isEmpty, route.number.allSatisfy(\.isNumber),
+           coresByRoute[route.number + letter] != nil {
+            let joined = parts.core.dropLast() + [route.number + letter]
+            let alternative = [parts.predirectional].compactMap { $0 } + joined + [parts.type].compactMap { $0 }
+            let note = "\"\(route.number) \(direction)\" read as route \(route.number)\(letter.uppercased()) (−1)"
+            for (s, p, n) in matchStreetNames(alternative, fuzzyOnly: false, memo: memo) { found.append((s, p + basePenalty + 1, baseNotes + [note] + n)) }
+        }
         func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
             let list = loose ? streetsByLooseCore[core] ?? [] : streets(withCore: core).map(Array.init) ?? []
             // The name's usual type ranks its streets where the text gives no type, or a type no
