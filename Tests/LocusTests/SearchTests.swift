@@ -553,6 +553,20 @@ import Testing
         #expect(c.components.street.lowercased() == "s highway 99e" && c.score >= 89, "\(c.address) \(c.score)")
     }
 
+    /// Initials typed into a search box ("SE M L King", "SW TV Hwy"), as geocode reads them:
+    /// suggest had nothing (a letter is no word of any street, and no typo of one).
+    @Test(arguments: [
+        ("SE M L King", "SE Martin Luther King Jr Blvd, Portland"),
+        ("SE M L King Blvd", "SE Martin Luther King Jr Blvd, Portland"),
+        ("SE M L Ki", "SE Martin Luther King Jr Blvd, Portland"),
+        ("1800 SE M L King", "1800 SE Martin Luther King Jr Blvd, Portland"),
+        ("SW TV Hwy", "SW Tualatin Valley Hwy, Beaverton"),
+    ])
+    func initialsAreSuggested(_ typed: String, _ expected: String) throws {
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(suggested.contains { $0.hasPrefix(expected) }, "\(typed): \(suggested)")
+    }
+
     /// A unit typed with the address, as a search box gets it: after the street ("Apt 3", "#12",
     /// "Unit B", "Ste" still being typed) or before the number ("Suite 301, …"). The list emptied
     /// at the unit (no street or town has its words; "#3" was saved by "34th" beginning with 3).

@@ -946,8 +946,8 @@ extension AddressSearch {
         }
         // A hyphenated number that is no point ("91-1030" where Honolulu's street has 91-1020,
         // 91-1040 … and 91-1380 two kilometres on): its neighbours are the houses whose digits
-        // after the hyphen are nearest, not any house of the first number (all scored 92, the
-        // file's first came first).
+        // after the hyphen are nearest, not any house of the first number (all scored 92, and
+        // the index's first, 91-1380, came first).
         if let nearest = tailDistance.values.min(), let tail = q.numberTail {
             for (i, d) in tailDistance where d > nearest {
                 out[i].score = max(0, out[i].score - 1)

@@ -306,9 +306,10 @@ extension AddressSearch {
 
     /// A mark per street place: those whose words account for every whole word and the prefix
     /// are marked `constraint`; with how many words matched only through a typo; nil where none
-    /// can. Marks, not a list: a one-letter prefix marks thousands, and gathering them into an
-    /// array on every keystroke made suggest 0.82 as fast at p50/p99 (BENCHMARKS.md, "Crossings
-    /// in suggest"); only a crossing's streets are gathered.
+    /// can. Marks, not a list: a one-letter prefix marks thousands, and only a crossing's two
+    /// streets need them gathered (ranked off the marks, street suggestions were 1.10 times as
+    /// fast at p50 as when every keystroke gathered them: BENCHMARKS.md, "Suggest ranks street
+    /// places off their marks again").
     private func streetPlacesMatching(words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
@@ -329,6 +330,13 @@ extension AddressSearch {
             } else {
                 // A misspelt whole word: every word within the allowance.
                 let fuzzy = fuzzyWords(w)
+                if fuzzy.isEmpty, isInitials(w) {
+                    // Initials ("SE M L King", "TV Hwy"): each letter a word of the street begins
+                    // with, as geocode reads them (`initialsCores`). Suggest had nothing for them.
+                    quality += 0.5
+                    for letter in w { apply(wordsWithPrefix(String(letter))) }
+                    continue
+                }
                 guard !fuzzy.isEmpty else { return nil }
                 quality += 1
                 apply(fuzzy.map { Int($0.0) })
@@ -571,6 +579,10 @@ extension AddressSearch {
                 v = .matched
             } else if mayBeTypo[k],
                       (whole ? streets.hasTypo(of: w, street: s) : streets.hasPrefixTypo(w, street: s)) ?? typo(w, whole: whole, in: streetTokens()) {
+                v = .typo
+            } else if whole, isInitials(w), w.allSatisfy({ has(String($0), whole: false) }) {
+                // Initials ("1800 SE M L King"), each letter the beginning of a word of the street,
+                // ranked as a typo is.
                 v = .typo
             } else {
                 v = .none
