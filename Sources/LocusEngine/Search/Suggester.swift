@@ -304,6 +304,9 @@ extension AddressSearch {
         return out
     }
 
+    /// Letters of initials one street's words are read with, at most ("M L K", "BHH").
+    static let initialLettersRead = 3
+
     /// A mark per street place: those whose words account for every whole word and the prefix
     /// are marked `constraint`; with how many words matched only through a typo; nil where none
     /// can. Marks, not a list: a one-letter prefix marks thousands, and only a crossing's two
@@ -330,6 +333,7 @@ extension AddressSearch {
         let initialsHaveCompany = (prefix?.canonical.count ?? 0) >= 2 || words.contains { w in
             !StreetNameParts.directionals.contains(w) && vocabularyID(w) != nil
         }
+        var initialLetters = 0
         for w in words.prefix(8) {
             if let i = vocabularyID(w) {
                 apply([i])
@@ -339,6 +343,11 @@ extension AddressSearch {
                 if fuzzy.isEmpty, initialsHaveCompany, isInitials(w) {
                     // Initials ("SE M L King", "TV Hwy"): each letter a word of the street begins
                     // with, as geocode reads them (`initialsCores`). Suggest had nothing for them.
+                    // Each letter is a pass over the postings of every word it begins: a name
+                    // has a few ("M L K"); garbage of many ("th la wd … wi") took 2.6 ms (the
+                    // geocoder fuzzer) and names no street.
+                    initialLetters += w.count
+                    guard initialLetters <= Self.initialLettersRead else { return nil }
                     quality += 0.5
                     for letter in w { apply(wordsWithPrefix(String(letter))) }
                     continue
