@@ -330,8 +330,11 @@ extension AddressSearch {
         // Initials are read only beside a word of the name or a type (whole, or begun by two
         // letters or more), as geocode reads them only with one: "stc" alone named every street
         // with words of an s, a t and a c, and "stc & t" cost 2.4 ms (the geocoder fuzzer).
-        let initialsHaveCompany = (prefix?.canonical.count ?? 0) >= 2 || words.contains { w in
-            !StreetNameParts.directionals.contains(w) && vocabularyID(w) != nil
+        // Worked out only when a word is no street word: most readings have none.
+        func initialsHaveCompany() -> Bool {
+            (prefix?.canonical.count ?? 0) >= 2 || words.contains { w in
+                !StreetNameParts.directionals.contains(w) && vocabularyID(w) != nil
+            }
         }
         var initialLetters = 0
         for w in words.prefix(8) {
@@ -340,7 +343,7 @@ extension AddressSearch {
             } else {
                 // A misspelt whole word: every word within the allowance.
                 let fuzzy = fuzzyWords(w)
-                if fuzzy.isEmpty, initialsHaveCompany, isInitials(w) {
+                if fuzzy.isEmpty, isInitials(w), initialsHaveCompany() {
                     // Initials ("SE M L King", "TV Hwy"): each letter a word of the street begins
                     // with, as geocode reads them (`initialsCores`). Suggest had nothing for them.
                     // Each letter is a pass over the postings of every word it begins: a name
@@ -561,6 +564,9 @@ extension AddressSearch {
             return w.count >= (isPrefix(k) ? 4 : 3) && !w.contains(where: \.isNumber)
                 && !AddressVocabulary.fullDirectionals.contains(where: { isPrefix(k) ? $0.hasPrefix(w) : $0 == w })
         }
+        // Whole words that can only be initials ("m", "tv"), told once per query rather than per
+        // street run of the number (a vocabulary lookup each).
+        let initialsTyped = typed.indices.map { k in !isPrefix(k) && isInitials(typed[k]) }
         // A number's addresses come street by street, each street in many cities: a street's
         // verdicts are worked out once per run of its addresses, a place's once per query, each
         // word only when it comes to it. Per address, that leaves reading two ids and two arrays
@@ -595,7 +601,7 @@ extension AddressSearch {
             } else if mayBeTypo[k],
                       (whole ? streets.hasTypo(of: w, street: s) : streets.hasPrefixTypo(w, street: s)) ?? typo(w, whole: whole, in: streetTokens()) {
                 v = .typo
-            } else if whole, isInitials(w), w.allSatisfy({ has(String($0), whole: false) }) {
+            } else if initialsTyped[k], w.allSatisfy({ has(String($0), whole: false) }) {
                 // Initials ("1800 SE M L King"), each letter the beginning of a word of the street,
                 // ranked as a typo is.
                 v = .typo
