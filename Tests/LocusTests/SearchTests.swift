@@ -567,6 +567,26 @@ import Testing
         #expect(suggested.contains { $0.hasPrefix(expected) }, "\(typed): \(suggested)")
     }
 
+    /// "ML" typed as one word is read as the type Mill by canonical form: the initials were lost
+    /// and suggest had nothing (no street has the words Mill and King). A type before a word of
+    /// the name is read again as its initials; before a type it stays a type ("Mill St").
+    @Test(arguments: [
+        ("SE ML King", "SE Martin Luther King Jr Blvd, Portland"),
+        ("NE ML King Blvd", "NE Martin Luther King Jr Blvd, Portland"),
+        ("ML King B", "Martin Luther King Jr Blvd, Portland"),
+        ("3000 NE ML King", "3000 NE Martin Luther King Jr Blvd, Portland"),
+        ("NE ML King & NE Alberta", "NE Martin Luther King Jr Blvd & NE Alberta St, Portland"),
+    ])
+    func aTypeTypedAsInitialsIsSuggested(_ typed: String, _ expected: String) throws {
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(suggested.contains { $0.contains(expected) }, "\(typed): \(suggested)")
+    }
+
+    @Test func aTypeBeforeATypeStaysAType() throws {
+        let suggested = try locator.suggest(SuggestRequest(text: "SE Mill St")).suggestions.map(\.text)
+        #expect(suggested.first?.hasPrefix("SE Mill St") == true, "\(suggested)")
+    }
+
     /// A unit typed with the address, as a search box gets it: after the street ("Apt 3", "#12",
     /// "Unit B", "Ste" still being typed) or before the number ("Suite 301, …"). The list emptied
     /// at the unit (no street or town has its words; "#3" was saved by "34th" beginning with 3).

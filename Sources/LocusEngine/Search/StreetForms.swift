@@ -15,6 +15,31 @@ extension AddressSearch {
         return t.count == 1 || vocabularyID(t) == nil
     }
 
+    /// A street type canonical form read from a word that may have been initials ("ML" → Mill):
+    /// its two-to-four-letter abbreviation, else nil. Geocode tries each such word both ways
+    /// (`initialsCores`); suggest through `typesReadAsInitials`.
+    static func initialsOfType(_ t: String) -> String? {
+        guard let a = StreetStyle.streetTypes[t]?.lowercased(), (2...4).contains(a.count), a != t,
+              a.unicodeScalars.allSatisfy({ $0.value >= 0x61 && $0.value <= 0x7A }) else { return nil }
+        return a
+    }
+
+    /// The words with each type read before a word of the name given back as the initials it was
+    /// typed as ("SE ML King": "ml" was read as the type Mill, and no street has the words Mill
+    /// and King); nil when there is none. A type before another type or a directional, or last,
+    /// stays a type: "Park Ave" is Park. `next`: the word after the last (the one being typed).
+    static func typesReadAsInitials(_ words: [String], then next: String?) -> [String]? {
+        var out = words, changed = false
+        for k in words.indices {
+            guard let a = initialsOfType(words[k]) else { continue }
+            guard let after = k + 1 < words.count ? words[k + 1] : next, !after.isEmpty,
+                  !StreetNameParts.types.contains(after), !StreetNameParts.directionals.contains(after) else { continue }
+            out[k] = a
+            changed = true
+        }
+        return changed ? out : nil
+    }
+
     /// Core keys the typed core abbreviates with initials, each letter the first of one word, whole
     /// words matching as they stand. A core of initials alone must come with a street type the
     /// street has: "TV" by itself would be any of many names.
@@ -25,7 +50,7 @@ extension AddressSearch {
         var readings: [[(String, Bool)]] = [[]]
         for t in core {
             var options = [(t, isInitials(t))]
-            if let a = StreetStyle.streetTypes[t]?.lowercased(), (2...4).contains(a.count), a != t {
+            if let a = Self.initialsOfType(t) {
                 options.append((a, true))
             } else if let d = StreetStyle.directionals[t]?.lowercased(), d.count == 1 {
                 options.append((d, true))

@@ -314,18 +314,39 @@ extension AddressSearch {
     /// fast at p50 as when every keystroke gathered them: BENCHMARKS.md, "Suggest ranks street
     /// places off their marks again").
     private func streetPlacesMatching(words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
+        if let found = streetPlacesMatching(reading: words, prefix: prefix) { return found }
+        // "SE ML King": canonical form read "ML" as the type Mill; read once more with it as the
+        // initials it was typed as, only when the text named nothing (suggested nothing before).
+        // Not when the reading would pass the letters of initials read: garbage full of short
+        // words ("th la wd", "la" read as Lane) was read twice, 2.8 times a crossing's cost
+        // (`FuzzFindingsTests.manyInitialsAreNoStreet`).
+        guard let initials = Self.typesReadAsInitials(words, then: prefix?.canonical),
+              initials.reduce(0, { $0 + (isInitials($1) ? $1.count : 0) }) <= Self.initialLettersRead else { return nil }
+        return streetPlacesMatching(reading: initials, prefix: prefix)
+    }
+
+    /// `streetPlacesMatching` for one reading of the words; nil as soon as a word leaves no
+    /// street place marked.
+    private func streetPlacesMatching(reading words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
         var constraint: UInt8 = 0
+        // Street places marked for the word at `constraint`: none left, none can be later.
+        var reached = 0
         // Marks the street places of these words as matching the word at `constraint`.
         func take(_ wordIDs: some Sequence<Int>) {
             for w in wordIDs {
-                for sp in streetPlaces(withWord: w) where mark[Int(sp)] == constraint { mark[Int(sp)] = constraint + 1 }
+                for sp in streetPlaces(withWord: w) where mark[Int(sp)] == constraint {
+                    mark[Int(sp)] = constraint + 1
+                    reached += 1
+                }
             }
         }
-        func apply(_ wordIDs: some Sequence<Int>) {
+        func apply(_ wordIDs: some Sequence<Int>) -> Bool {
             take(wordIDs)
             constraint += 1
+            defer { reached = 0 }
+            return reached > 0
         }
         // Initials are read only beside a word of the name or a type (whole, or begun by two
         // letters or more), as geocode reads them only with one: "stc" alone named every street
@@ -339,7 +360,7 @@ extension AddressSearch {
         var initialLetters = 0
         for w in words.prefix(8) {
             if let i = vocabularyID(w) {
-                apply([i])
+                guard apply([i]) else { return nil }
             } else {
                 // A misspelt whole word: every word within the allowance.
                 let fuzzy = fuzzyWords(w)
@@ -352,23 +373,23 @@ extension AddressSearch {
                     initialLetters += w.count
                     guard initialLetters <= Self.initialLettersRead else { return nil }
                     quality += 0.5
-                    for letter in w { apply(wordsWithPrefix(String(letter))) }
+                    for letter in w { guard apply(wordsWithPrefix(String(letter))) else { return nil } }
                     continue
                 }
                 guard !fuzzy.isEmpty else { return nil }
                 quality += 1
-                apply(fuzzy.map { Int($0.0) })
+                guard apply(fuzzy.map { Int($0.0) }) else { return nil }
             }
         }
         if let prefix {
             let ranges = prefix.starts.map(wordsWithPrefix), named = prefix.words.compactMap(vocabularyID)
             if ranges.contains(where: { !$0.isEmpty }) || !named.isEmpty {
                 for r in ranges { take(r) }
-                apply(named)
+                guard apply(named) else { return nil }
             } else {
                 guard prefix.canonical.count >= 4 else { return nil }
                 quality += 1
-                apply(fuzzyPrefixWords(prefix.canonical))
+                guard apply(fuzzyPrefixWords(prefix.canonical)) else { return nil }
             }
         }
         guard constraint > 0 else { return nil }
@@ -564,9 +585,15 @@ extension AddressSearch {
             return w.count >= (isPrefix(k) ? 4 : 3) && !w.contains(where: \.isNumber)
                 && !AddressVocabulary.fullDirectionals.contains(where: { isPrefix(k) ? $0.hasPrefix(w) : $0 == w })
         }
-        // Whole words that can only be initials ("m", "tv"), told once per query rather than per
-        // street run of the number (a vocabulary lookup each).
-        let initialsTyped = typed.indices.map { k in !isPrefix(k) && isInitials(typed[k]) }
+        // Whole words that can only be initials ("m", "tv"), or a type read from initials before
+        // a word of the name ("1800 NE ML King": "ml" read as Mill), as their letters; told once
+        // per query rather than per street run of the number (a vocabulary lookup each).
+        let typesAsInitials = Self.typesReadAsInitials(words, then: prefix?.canonical)
+        let initialsTyped: [String?] = typed.indices.map { k in
+            guard !isPrefix(k) else { return nil }
+            if isInitials(typed[k]) { return typed[k] }
+            return typesAsInitials.flatMap { $0[k] != typed[k] ? $0[k] : nil }
+        }
         // A number's addresses come street by street, each street in many cities: a street's
         // verdicts are worked out once per run of its addresses, a place's once per query, each
         // word only when it comes to it. Per address, that leaves reading two ids and two arrays
@@ -601,7 +628,7 @@ extension AddressSearch {
             } else if mayBeTypo[k],
                       (whole ? streets.hasTypo(of: w, street: s) : streets.hasPrefixTypo(w, street: s)) ?? typo(w, whole: whole, in: streetTokens()) {
                 v = .typo
-            } else if initialsTyped[k], w.allSatisfy({ has(String($0), whole: false) }) {
+            } else if let letters = initialsTyped[k], letters.allSatisfy({ has(String($0), whole: false) }) {
                 // Initials ("1800 SE M L King"), each letter the beginning of a word of the street,
                 // ranked as a typo is.
                 v = .typo
