@@ -753,7 +753,7 @@ public struct AddressParser: Sendable {
 
     /// A unit written as its own comma-separated part: "…AVE, UN A", "…ST, BLDG 2", "…PL, A".
     /// Returns the text without it.
-    static func commaUnit(_ text: Substring) -> (Substring, String)? {
+    public static func commaUnit(_ text: Substring) -> (Substring, String)? {
         guard let comma = text.firstIndex(of: ",") else { return nil }
         var start = comma
         while start < text.endIndex {

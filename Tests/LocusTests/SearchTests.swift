@@ -233,7 +233,8 @@ import Testing
     /// places it: "5331 N Kerby" (between known numbers of the block, by the grid) and "5410 NE
     /// 33rd" (between the street's known numbers) suggested nothing, though a fifth of the dev
     /// trees' recorded addresses are no point. What is suggested is what its key geocodes to, and
-    /// what geocoding its text answers first; a number no street can place suggests nothing.
+    /// what geocoding its text answers first; a number no street can place suggests the streets,
+    /// never an address (`aNumberNoStreetCanPlaceSuggestsTheStreet`).
     @Test(arguments: [
         ("5331 N Ke", "5331 N Kerby Ave, Portland, OR 97217"), ("5331 n kerby", "5331 N Kerby Ave, Portland, OR 97217"),
         ("5410 NE 33rd", "5410 NE 33rd Ave, Portland, OR 97211"), ("5320 ne 33rd av", "5320 NE 33rd Ave, Portland, OR 97211"),
@@ -244,7 +245,7 @@ import Testing
     func aNumberThatIsNoPointIsSuggestedWhereGeocodePlacesIt(_ typed: String, _ expected: String?) throws {
         let suggestions = try locator.suggest(SuggestRequest(text: typed)).suggestions
         guard let expected else {
-            #expect(suggestions.isEmpty, "\(suggestions.map(\.text))")
+            #expect(!suggestions.isEmpty && suggestions.allSatisfy { $0.type == .street }, "\(suggestions.map(\.text))")
             return
         }
         let suggested = try #require(suggestions.first { $0.text == expected }, "\(typed): \(suggestions.map(\.text))")
@@ -603,8 +604,34 @@ import Testing
     /// A text that suggests nothing is not cut at a street's word that may name a unit elsewhere:
     /// "Front" of "NW Front Ave" is no unit, and a number that no street has stays unsuggested.
     @Test func aStreetWordIsNoUnit() throws {
-        #expect(try locator.suggest(SuggestRequest(text: "99999 NW Front Ave")).suggestions.isEmpty)
+        // The number is none NW Front Ave can place: the street, as geocode answers it. Cut at
+        // "Front", "99999 NW" would suggest other NW streets.
+        let front = try locator.suggest(SuggestRequest(text: "99999 NW Front Ave")).suggestions.map(\.text)
+        #expect(front == ["NW Front Ave, Portland, OR"], "\(front)")
         #expect(try locator.suggest(SuggestRequest(text: "99999 Zzyzx Apt 3")).suggestions.isEmpty)
+    }
+
+    /// A unit as its own part after a comma, as record keepers write it (the street trees'
+    /// "…, UN A"), as geocode reads it: the list was empty.
+    @Test(arguments: ["6132 NE 34th Ave, UN A", "6132 NE 34th Ave, UN 101", "6132 NE 34th Ave, UN", "6132 NE 34th Ave, A",
+                      "6132 NE 34th Ave, Portland, UN B"])
+    func aUnitAfterACommaKeepsItSuggested(_ typed: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.first == "6132 NE 34th Ave, Portland, OR 97211", "\(typed): \(texts)")
+    }
+
+    /// A number no street typed can place (beyond its known numbers by more than geocode
+    /// extrapolates): suggest had nothing, though geocode answers the street. The street is
+    /// suggested, and picking it answers what geocode does.
+    @Test(arguments: ["6806 SW Virginia Ave", "6806 SW Virginia Av", "310 NW Flanders St"])
+    func aNumberNoStreetCanPlaceSuggestsTheStreet(_ typed: String) throws {
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions
+        let geocoded = try #require(try locator.geocode(GeocodeRequest(.text(typed))).candidates.first)
+        #expect(geocoded.matchType == .street)
+        let first = try #require(suggested.first, "\(typed)")
+        #expect(first.text == geocoded.address, "\(typed): \(suggested.map(\.text)) vs \(geocoded.address)")
+        let picked = try #require(try locator.geocode(GeocodeRequest(.key(first.key))).candidates.first)
+        #expect(picked.address == geocoded.address)
     }
 
     /// Two streets typed with what joins a crossing between them, the second still being typed,
