@@ -558,7 +558,7 @@ public struct AddressParser: Sendable {
 
     /// The text without a trailing country. "US" comes off only after a ZIP code or a state, where
     /// it cannot be part of a street's name.
-    static func withoutCountry(_ text: String) -> String {
+    public static func withoutCountry(_ text: String) -> String {
         // Every name ends in "a" or "s": a text ending in anything else (a ZIP code, most of
         // them) is not scanned. Unguarded, this scan, the slash scan and the box scan took geocode
         // from 27.7 k to 25.1 k queries/s (`locus-bench geocode`, same run); guarded, 26.7 k both.

@@ -611,6 +611,38 @@ import Testing
         #expect(try locator.suggest(SuggestRequest(text: "99999 Zzyzx Apt 3")).suggestions.isEmpty)
     }
 
+    /// A whole address pasted into a search box with its region as people write it: the state's
+    /// name, a ZIP+4 (whole or being typed), the country. Geocode read each; suggest had nothing.
+    @Test(arguments: ["6132 NE 34th Ave Portland Oregon", "6132 NE 34th Ave, Portland, Oregon 97211",
+                      "6132 NE 34th Ave, Portland, Oreg", "6132 NE 34th Ave, Portland OR 97211-1234",
+                      "6132 NE 34th Ave, Portland, OR 97211-12", "6132 NE 34th Ave, Portland, OR, USA",
+                      "6132 NE 34th Ave, Portland, OR 97211 United States"])
+    func aWholeAddressWithItsRegionIsSuggested(_ typed: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.first == "6132 NE 34th Ave, Portland, OR 97211", "\(typed): \(texts)")
+    }
+
+    /// A street typed with its region after the town, whole or being typed: suggest had nothing
+    /// (a street's words are its name's and its town's), though geocode reads them.
+    @Test(arguments: ["N Williams Ave, Portland, OR", "N Williams Ave Portland OR 97227", "N Williams Ave, Portland, Oregon",
+                      "N Williams Ave, Portland, OR, US", "N Williams Ave, Portland, Ore", "N Williams Ave, Portland, OR 972"])
+    func aStreetWithItsRegionIsSuggested(_ typed: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.first == "N Williams Ave, Portland, OR", "\(typed): \(texts)")
+    }
+
+    /// A name word misspelt as another street's word ("Hawthorn" for Hawthorne: Portland has
+    /// streets of both): matched whole, it was never read as a typo, and suggest had nothing,
+    /// though geocode found the street. A numbered street stays no typo of another.
+    @Test(arguments: [
+        ("SE Hawthorn Blvd", "SE Hawthorne Blvd, Portland"), ("Hawthorn Blvd", "SE Hawthorne Blvd, Portland"),
+        ("4001 SE Hawthorn Blvd", "4001 SE Hawthorne Blvd, Portland"), ("3000 SE Hawthorn Blvd", "3000 SE Hawthorne Blvd, Portland"),
+    ])
+    func aNameWordMisspeltAsAnotherStreetsIsSuggested(_ typed: String, _ expected: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.first?.hasPrefix(expected) == true, "\(typed): \(texts)")
+    }
+
     /// A unit as its own part after a comma, as record keepers write it (the street trees'
     /// "…, UN A"), as geocode reads it: the list was empty.
     @Test(arguments: ["6132 NE 34th Ave, UN A", "6132 NE 34th Ave, UN 101", "6132 NE 34th Ave, UN", "6132 NE 34th Ave, A",

@@ -195,8 +195,19 @@ extension AddressSearch {
     }
 
     private func suggestAsTyped(_ request: SuggestContext) -> [Suggestion] {
+        var request = request
+        // A whole address pasted with its country ("…, OR, USA"), as geocode reads it.
+        request.text = AddressParser.withoutCountry(request.text)
         let endsWithSpace = request.text.last?.isWhitespace ?? false
         var tokens = AddressText.tokens(request.text)
+        // A ZIP+4 ("97211-1234") is its ZIP code, whole or still being typed ("97211-12").
+        for k in tokens.indices.dropFirst() {
+            let t = tokens[k]
+            if t.utf8.count > 5, t.utf8.count <= 10, AddressText.isNumber(String(t.prefix(5))),
+               t.dropFirst(5).first == "-", t.dropFirst(6).allSatisfy(\.isNumber) || AddressParser.postcode(t) != nil {
+                tokens[k] = String(t.prefix(5))
+            }
+        }
         let typed = tokens
         tokens.removeAll { $0 == "#" || $0 == "&" || $0 == "@" }
         guard !tokens.isEmpty, request.maxResults > 0 else { return [] }
@@ -258,7 +269,11 @@ extension AddressSearch {
                 }
             }
         } else {
-            ranked += streetSuggestions(words: tokens, prefix: prefix, request).map { ($0.rank, $0.suggestion) }
+            var streets = streetSuggestions(words: tokens, prefix: prefix, request)
+            if streets.isEmpty, let (words, begun) = withoutRegion(tokens, prefix: prefix) {
+                streets = streetSuggestions(words: words, prefix: begun, request)
+            }
+            ranked += streets.map { ($0.rank, $0.suggestion) }
             ranked += routeSuggestions(words: tokens, prefix: prefix, request).map { ($0.rank, $0.suggestion) }
             ranked += areaSuggestions(words: tokens, prefix: prefix, request)
             ranked += crossingSuggestions(typed: prefix == nil ? typed[...] : typed.dropLast(), prefix: prefix, request)
@@ -271,6 +286,33 @@ extension AddressSearch {
             if out.count == request.maxResults { break }
         }
         return out
+    }
+
+    /// A street typed with its region after the town ("N Williams Ave, Portland, OR 97227",
+    /// "…, Oregon", "…, Portland, O" being typed): the words without a trailing ZIP code and a
+    /// state of the index's towns (code or name), whole or begun; nil when there is none. A
+    /// street's words are its name's and its town's: with the state or ZIP code nothing was
+    /// suggested, though geocode reads them.
+    private func withoutRegion(_ words: [String], prefix: WordBegun?) -> ([String], WordBegun?)? {
+        let states = Set(localities.map { $0.state.lowercased() })
+        // "LA", "NE" typed are read as "lane", "northeast" (`AddressText.canonical`).
+        func isState(_ w: String) -> Bool {
+            AddressVocabulary.states[w].map(states.contains) ?? states.contains { AddressText.canonical($0) == w }
+        }
+        var words = words, begun = prefix, changed = false
+        if let p = begun, words.count >= 2 {
+            let regionBegun = AddressText.isNumber(p.canonical) && p.canonical.count <= 5
+                || p.starts.contains { s in states.contains { code in code.hasPrefix(s) || (Self.stateNames[code] ?? []).contains { $0.hasPrefix(s) } } }
+            if regionBegun {
+                begun = nil
+                changed = true
+            }
+        }
+        while words.count >= 2, let last = words.last, AddressParser.postcode(last) != nil || isState(last) {
+            words.removeLast()
+            changed = true
+        }
+        return changed ? (words, begun) : nil
     }
 
     /// Lower is better: distance to the bias point in km when there is one, else fewer addresses
@@ -325,6 +367,11 @@ extension AddressSearch {
     /// places off their marks again").
     private func streetPlacesMatching(words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         if let found = streetPlacesMatching(reading: words, prefix: prefix) { return found }
+        // "SE Hawthorn Blvd": a word of some street's name misspelt for another's (SE Hawthorne
+        // Blvd) matched whole, so its typos were never read and nothing was suggested, though
+        // geocode found it. Read once more with such words read through their typos as well.
+        if words.contains(where: mayBeRealWordTypo),
+           let found = streetPlacesMatching(reading: words, prefix: prefix, realWordTypos: true) { return found }
         // "SE ML King": canonical form read "ML" as the type Mill; read once more with it as the
         // initials it was typed as, only when the text named nothing (suggested nothing before).
         // Not when the reading would pass the letters of initials read: garbage full of short
@@ -337,7 +384,16 @@ extension AddressSearch {
 
     /// `streetPlacesMatching` for one reading of the words; nil as soon as a word leaves no
     /// street place marked.
-    private func streetPlacesMatching(reading words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
+    /// A whole word of the index's names that may still be a typo of another's: a name word
+    /// long enough to carry one, no directional or type (given, they are evidence) and no number
+    /// ("5th" is no typo of "57th").
+    private func mayBeRealWordTypo(_ w: String) -> Bool {
+        w.count >= 4 && !w.contains(where: \.isNumber) && !StreetNameParts.directionals.contains(w)
+            && !StreetNameParts.types.contains(w) && vocabularyID(w) != nil
+    }
+
+    private func streetPlacesMatching(reading words: [String], prefix: WordBegun?,
+                                      realWordTypos: Bool = false) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
         var constraint: UInt8 = 0
@@ -370,6 +426,11 @@ extension AddressSearch {
         var initialLetters = 0
         for w in words.prefix(8) {
             if let i = vocabularyID(w) {
+                if realWordTypos, mayBeRealWordTypo(w), case let fuzzy = fuzzyWords(w), !fuzzy.isEmpty {
+                    quality += 1
+                    guard apply([i] + fuzzy.map { Int($0.0) }) else { return nil }
+                    continue
+                }
                 guard apply([i]) else { return nil }
             } else {
                 // A misspelt whole word: every word within the allowance.
@@ -574,6 +635,16 @@ extension AddressSearch {
         return (false, false)
     }
 
+    /// A state's code to its one-word names ("or" → "oregon"): a whole address typed into a search
+    /// box names the state so ("…, Portland, Oregon 97211"), and suggest had nothing for it.
+    static let stateNames: [String: [String]] = {
+        var out: [String: [String]] = [:]
+        for (name, code) in AddressVocabulary.states where name.count > 2 && !name.contains(" ") && !name.contains(".") {
+            out[code, default: []].append(name)
+        }
+        return out
+    }()
+
     /// Addresses with this number whose street, city and postcode account for every word typed
     /// after it, the last one as a prefix.
     private func addressSuggestions(number: Int32, tail: NumberTail?, words: [String], prefix: WordBegun?,
@@ -660,10 +731,13 @@ extension AddressSearch {
             var v: Verdict
             let matched: Bool
             if whole {
-                // "LA" and "NE" typed are read as "lane" and "northeast" (`AddressText.canonical`).
-                matched = placeWords.contains(w) || w == state || (!state.isEmpty && w == AddressText.canonical(state))
+                // "LA" and "NE" typed are read as "lane" and "northeast" (`AddressText.canonical`);
+                // the state's name ("… Portland Oregon") is the state too.
+                matched = placeWords.contains(w) || w == state
+                    || (!state.isEmpty && (w == AddressText.canonical(state) || AddressVocabulary.states[w] == state))
             } else if let prefix {
-                matched = placeWords.contains { prefix.begins($0) } || (!state.isEmpty && prefix.starts.contains { state.hasPrefix($0) })
+                matched = placeWords.contains { prefix.begins($0) }
+                    || (!state.isEmpty && prefix.starts.contains { p in state.hasPrefix(p) || Self.stateNames[state]?.contains { $0.hasPrefix(p) } == true })
             } else {
                 matched = false
             }
