@@ -622,6 +622,14 @@ import Testing
         #expect(texts.first == "6132 NE 34th Ave, Portland, OR 97211", "\(typed): \(texts)")
     }
 
+    /// A street named as the state is ("NE Oregon St", "Washington St"): the state's name read as
+    /// the state before the town put that number of every street of the state first.
+    @Test(arguments: [("7533 NE Oregon St", "7533 NE Oregon St, Portland, OR 97213"), ("4432 NE Oregon St", "4432 NE Oregon St, Portland, OR 97213")])
+    func aStreetNamedAsItsStateIsNoRegion(_ typed: String, _ expected: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts == [expected], "\(typed): \(texts)")
+    }
+
     /// A street typed with its region after the town, whole or being typed: suggest had nothing
     /// (a street's words are its name's and its town's), though geocode reads them.
     @Test(arguments: ["N Williams Ave, Portland, OR", "N Williams Ave Portland OR 97227", "N Williams Ave, Portland, Oregon",

@@ -729,20 +729,22 @@ extension AddressSearch {
             // The state as well: an address typed whole ("… Portland OR 97211") still suggests it.
             let state = place < addresses.places.count ? addresses.places[place].state.lowercased() : ""
             var v: Verdict
-            let matched: Bool
+            let matched: Bool, stateName: Bool
             if whole {
-                // "LA" and "NE" typed are read as "lane" and "northeast" (`AddressText.canonical`);
-                // the state's name ("… Portland Oregon") is the state too.
-                matched = placeWords.contains(w) || w == state
-                    || (!state.isEmpty && (w == AddressText.canonical(state) || AddressVocabulary.states[w] == state))
+                // "LA" and "NE" typed are read as "lane" and "northeast" (`AddressText.canonical`).
+                matched = placeWords.contains(w) || w == state || (!state.isEmpty && w == AddressText.canonical(state))
+                stateName = !state.isEmpty && AddressVocabulary.states[w] == state
             } else if let prefix {
-                matched = placeWords.contains { prefix.begins($0) }
-                    || (!state.isEmpty && prefix.starts.contains { p in state.hasPrefix(p) || Self.stateNames[state]?.contains { $0.hasPrefix(p) } == true })
+                matched = placeWords.contains { prefix.begins($0) } || (!state.isEmpty && prefix.starts.contains { state.hasPrefix($0) })
+                stateName = !state.isEmpty && prefix.starts.contains { p in Self.stateNames[state]?.contains { $0.hasPrefix(p) } == true }
             } else {
                 matched = false
+                stateName = false
             }
             if matched {
                 v = .matched
+            } else if stateName {
+                v = .stateName
             } else if mayBeTypo[k] {
                 // A city's words are the place's but its ZIP code (the last), shared by its places.
                 let city = place < placeLocality.count ? placeLocality[place] : -1
@@ -784,11 +786,22 @@ extension AddressSearch {
                 quality = q
             }
             var ok = true
+            // Whether the word before matched the place: a state's name is the state only after
+            // the town or ZIP code ("… Portland Oregon"); "7533 NE Oregon St" is no 7533 of every
+            // Oregon street.
+            var afterPlace = false
             for k in typed.indices {
                 let onStreet = streetVerdict(k)
-                if onStreet == .matched { continue }
+                if onStreet == .matched {
+                    afterPlace = false
+                    continue
+                }
                 let inPlace = placeVerdict(k, place)
-                if inPlace == .matched { continue }
+                if inPlace == .matched || (inPlace == .stateName && afterPlace) {
+                    afterPlace = true
+                    continue
+                }
+                afterPlace = false
                 if onStreet == .typo || inPlace == .typo {
                     quality += 1
                 } else {
@@ -882,7 +895,9 @@ extension AddressSearch {
 
     /// How a typed word stands against a street's or a place's words.
     enum Verdict: UInt8 {
-        case unknown, matched, typo, none
+        /// `stateName`: the place's state named in full ("oregon"), which is the place's only
+        /// where it follows the town.
+        case unknown, matched, stateName, typo, none
     }
 
     /// Is `w` within the typo allowance of one of `list` (whole), or one edit from the beginning
