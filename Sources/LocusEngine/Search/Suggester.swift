@@ -150,7 +150,7 @@ extension AddressSearch {
         }
         // A unit as its own part after a comma, as record keepers write it ("…AVE, UN A", "…ST,
         // BLDG 2", "…PL, A"), as geocode reads it (`AddressParser.commaUnit`): the list was empty
-        // for 27 of 2,000 of the street trees' recorded addresses typed whole.
+        // for 19 of 2,000 of the street trees' recorded addresses typed whole.
         guard let (address, _) = AddressParser.commaUnit(Substring(text)) else { return [] }
         request.text = String(address)
         return suggestAsTyped(request)
@@ -382,8 +382,6 @@ extension AddressSearch {
         return streetPlacesMatching(reading: initials, prefix: prefix)
     }
 
-    /// `streetPlacesMatching` for one reading of the words; nil as soon as a word leaves no
-    /// street place marked.
     /// A whole word of the index's names that may still be a typo of another's: a name word
     /// long enough to carry one, no directional or type (given, they are evidence) and no number
     /// ("5th" is no typo of "57th").
@@ -392,6 +390,8 @@ extension AddressSearch {
             && !StreetNameParts.types.contains(w) && vocabularyID(w) != nil
     }
 
+    /// `streetPlacesMatching` for one reading of the words; nil as soon as a word leaves no
+    /// street place marked. `realWordTypos`: read each `mayBeRealWordTypo` word through its typos.
     private func streetPlacesMatching(reading words: [String], prefix: WordBegun?,
                                       realWordTypos: Bool = false) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
@@ -862,7 +862,7 @@ extension AddressSearch {
     /// trees' recorded ones): "5331 N Kerby Ave" suggested nothing, though geocode places it.
     /// Asked only when no address point matches. Where no street can place the number, the
     /// streets themselves are suggested, as geocode answers them (`street`, "6806 SW Virginia
-    /// Ave" → SW Virginia Ave at 80): the list was empty for 9 of 2,000 of the street trees'
+    /// Ave" → SW Virginia Ave at 80): the list was empty for 7 of 2,000 of the street trees'
     /// recorded addresses typed whole, though geocode answered each.
     private func placedNumberSuggestions(_ digits: String, words: [String], prefix: WordBegun?,
                                          _ request: SuggestContext) -> [(Double, Suggestion)] {
