@@ -302,7 +302,7 @@ extension AddressSearch {
         var words = words, begun = prefix, changed = false
         if let p = begun, words.count >= 2 {
             let regionBegun = AddressText.isNumber(p.canonical) && p.canonical.count <= 5
-                || p.starts.contains { s in states.contains { code in code.hasPrefix(s) || (Self.stateNames[code] ?? []).contains { $0.hasPrefix(s) } } }
+                || p.starts.contains { s in states.contains { $0.hasPrefix(s) } || (Self.statesByNamePrefix[s] ?? []).contains(where: states.contains) }
             if regionBegun {
                 begun = nil
                 changed = true
@@ -645,13 +645,13 @@ extension AddressSearch {
         return out
     }()
 
-    /// The states whose one-word name begins with each beginning of three letters or more
-    /// ("ore" → "or"): a lookup per keystroke, where scanning the names was a tenth of suggest.
+    /// The states whose one-word name begins with each beginning ("ore" → "or"): a lookup per
+    /// keystroke, where scanning the names was a tenth of suggest.
     static let statesByNamePrefix: [String: [String]] = {
         var out: [String: [String]] = [:]
         for (code, names) in stateNames {
             for name in names {
-                for n in 3...name.count { out[String(name.prefix(n)), default: []].append(code) }
+                for n in 1...name.count { out[String(name.prefix(n)), default: []].append(code) }
             }
         }
         return out
@@ -743,7 +743,8 @@ extension AddressSearch {
                 if !isPrefix(k) {
                     out = AddressVocabulary.states[w].map { [$0] } ?? []
                 } else {
-                    for start in prefix?.starts ?? [w] {
+                    // Three letters or more: "ne" begun is northeast, not Nebraska.
+                    for start in prefix?.starts ?? [w] where start.count >= 3 {
                         for code in Self.statesByNamePrefix[start] ?? [] where !out.contains(code) { out.append(code) }
                     }
                 }
