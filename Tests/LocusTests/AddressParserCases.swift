@@ -325,6 +325,17 @@ enum ParserCases {
         .init("1125 NE 81th Ave", 1125, "", "northeast 81st avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 NE34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 NE 34nd Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        // A two-letter directional typed as two letters (was: north, then a street "e 34th
+        // avenue"); a letter before a type is the street's name.
+        .init("6132 N E 34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 N. E. 34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("2020 S W Broadway", 2020, "", "southwest broadway", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 North East 34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("6132 34th Ave N E", 6132, "", "34th avenue northeast", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("N E 34th & N E Killingsworth", nil, "", "northeast 34th", unit: nil, city: nil, state: nil, zip: nil, cross: "northeast killingsworth"),
+        .init("1234 N E St", 1234, "", "north east street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("410 S W Ave", 410, "", "south west avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
+        .init("12 North East Blvd", 12, "", "north east boulevard", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("81th and Glisan", nil, "", "81st", unit: nil, city: nil, state: nil, zip: nil, cross: "glisan"),
         // A known city after a street of one word: after a comma, or before a state or ZIP code.
         .init("Hawthorne, Portland", nil, "", "hawthorne", unit: nil, city: "portland", state: nil, zip: nil, cross: nil),

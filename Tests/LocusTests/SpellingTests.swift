@@ -52,6 +52,10 @@ import Testing
         // candidate, or SW Bray Ln).
         Case("6132 NE34th Ave", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
         Case("NE33rd Ave & Killingsworth", "NE 33rd Ave & NE Killingsworth St, Portland, OR 97211", .intersection),
+        // A two-letter directional typed as two letters (each was no candidate).
+        Case("6132 N E 34th Ave", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
+        Case("6132 N. E. 34th Ave", "6132 NE 34th Ave, Portland, OR 97211", .pointAddress),
+        Case("N E 34th Ave & N E Killingsworth St", "NE 34th Ave & NE Killingsworth St, Portland, OR 97211", .intersection),
         Case("1924 SW Bdwy", "1924 SW Broadway, Portland, OR 97201", .pointAddress),
         Case("2020 SW Bway, Portland", "2020 SW Broadway, Portland, OR 97201", .pointAddress),
         // A bare number after a directional is the numbered street, of its usual type.
