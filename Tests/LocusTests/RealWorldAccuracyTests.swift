@@ -563,11 +563,20 @@ import Testing
 
     /// Where the namesake's points nearest the baseline are far from it and its line there runs
     /// another way (SW 4th Ave's nearest to Burnside is 1024, 1 km south, on downtown's grid, 18°
-    /// off Old Town's), its line carried over would miss the street by hundreds of metres: not
-    /// placed so (it was, 560 m from NW 4th Ave's trees, in a first version).
-    @Test func aNamesakeFarFromTheBaselineOnAnotherGridIsNotCarriedOver() throws {
-        let found = try locator.geocode(GeocodeRequest(.text("333 NW 4th Ave, Portland, OR 97209"))).candidates
-        #expect(!found.contains { $0.key.hasPrefix("v") }, "\(found.map(\.address))")
+    /// off Old Town's), its line carried over straight would miss the street by hundreds of
+    /// metres (560 m from NW 4th Ave's trees, in a first version): it bends where it meets the
+    /// quarter's number 0 and runs on the quarter's way (`AddressSearch.bentAtBaseline`). Each was
+    /// Canby's street of the name, 29 km off, with and without the town and ZIP code.
+    @Test(arguments: [
+        ForwardCase(text: "333 NW 4TH AVE", street: "NW 4th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.674741, y: 45.525851), failureClass: "another town (namesake on a grid turned 18°)"),
+        ForwardCase(text: "125 NW 4th Ave, Portland, OR 97204", street: "NW 4th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.674693, y: 45.5244), failureClass: "another town (namesake on a grid turned 18°)"),
+        ForwardCase(text: "506 NW 5TH AVE", street: "NW 5th Ave", city: "Portland", matchTypes: [.extrapolated],
+                    near: GeoPoint(x: -122.675417, y: 45.526837), failureClass: "another town (namesake on a grid turned 18°)"),
+    ])
+    func aNamesakeOnAnotherGridBendsAtTheBaseline(_ c: ForwardCase) throws {
+        try placedAndFoundAgain(c, key: "v")
     }
 
     /// `forwardOnSparsePoints`, the answer's key of the `key` kind, and the key finding it again

@@ -33,6 +33,10 @@ extension AddressSearch {
     /// Metres off across that carrying the namesake's line over may cost (see `continued`): what
     /// an answer may be off and still stand at its lot's trees (`locus eval`'s 75 m).
     static let continuationDrift = 75.0
+    /// Metres a namesake's line may be followed back to its baseline to bend there
+    /// (`bentAtBaseline`): a tenth off in its pace is then 150 m along it, 46 m across a way
+    /// 18° off.
+    static let continuationBend = 3000.0
 
     /// Whether a street of leading directional `a` may continue as one of `b` across a baseline:
     /// the two differ in one sense only ("northwest" and "southwest", "northwest" and
@@ -128,11 +132,14 @@ extension AddressSearch {
                                 pace: own.pace, span: own.span)
         // The parallels of the usual reach first; further off where the quarter lacks the
         // blocks beside the street (a wider reading is the less sure, its spread larger).
-        guard let reading = [Self.gridReach, Self.continuationGridReach].lazy.compactMap({ reach in
-            self.gridReading(number.value, street: s, place: k, members: nearBaseline, axis: turned, directional: quarter,
-                             reach: reach, sided: false, ownWeight: false)
-        }).first(where: { $0.spread < Self.continuationSpread }) else { return nil }
-        let location = reading.location
+        func read(_ n: Int) -> (location: GeoPoint, spread: Double, east: Double, north: Double)? {
+            [Self.gridReach, Self.continuationGridReach].lazy.compactMap({ reach in
+                self.gridReading(n, street: s, place: k, members: nearBaseline, axis: turned, directional: quarter,
+                                 reach: reach, sided: false, ownWeight: false)
+            }).first(where: { $0.spread < Self.continuationSpread })
+        }
+        guard let reading = read(number.value) else { return nil }
+        var location = reading.location
         // Beyond the namesake's low end, where its numbers reach the baseline; not back along it
         // (a quarter's grid read for a number the namesake's own stretch has).
         guard let end = members.lazy.map({ turned.along(points[Int($0)].lon, points[Int($0)].lat) }).max(),
@@ -152,14 +159,86 @@ extension AddressSearch {
         }
         let cosine = max(-1, min(1, -(reading.east * east + reading.north * north)))
         let drift = Double(a.number) * pace * (1 - cosine * cosine).squareRoot()
-        guard drift <= Self.continuationDrift else { return nil }
         // Scored as a number the grid placed on a street with points (`gridPlaced`), by its
-        // distance from the nearest known one: that is where its doubt is.
-        let cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
+        // distance from the nearest known one: that is where its doubt is. Bent at the baseline,
+        // the doubt is what the bend changed (`drift`) and the way beyond it.
+        var cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
+        if drift > Self.continuationDrift {
+            guard runsItsQuarterWay(k, street: s, near: a, east: east, north: north), let baseline = read(0),
+                  let bent = bentAtBaseline(number.value, at: location, baseline: baseline.location, namesake: nearBaseline,
+                                            east: east, north: north, pace: pace, way: (reading.east, reading.north)) else { return nil }
+            location = bent.location
+            cost = min(15 + (drift + bent.beyond) / 200, Self.numberNotPlacedPenalty)
+        }
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: neighboursPlace(at: location, of: anchor), q)
         return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
                       type: .extrapolated, key: "v\(s):\(number.value):\(k):\(letters.lowercased())", notes: notes,
                       how: "street placed as \(addresses.streetDisplay[Int(s)]) continued across its baseline, house number \(number.text) by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
+    }
+
+    /// A continuation's place where the namesake's line bends at the baseline, and its metres
+    /// beyond the baseline. Downtown Portland's avenues run 18° off Old Town's and their points
+    /// nearest Burnside are 1–2.7 km from it: carried over straight, "333 NW 4th Ave" went 560 m
+    /// off its trees, and NW 4th and 5th Ave went to Canby's streets of the name.
+    ///
+    /// The bend is where the namesake's line (its block nearest the baseline, `members`, along
+    /// `east`, `north`: its way as numbers rise) meets the quarter's number 0 (`baseline`, read
+    /// by the quarter's grid as `location` was for the number); from there the street runs the
+    /// quarter's way (`way`) to where the grid placed the number. Followed back by the namesake's
+    /// own numbers instead (a metre a number at its pace), SW 5th Ave's 1220 put Burnside 240 m
+    /// north of it: its blocks near the baseline are shorter than those its pace was read from.
+    ///
+    /// Nil where the bend is over `continuationBend` back from the namesake's points, or where the
+    /// number's place is not about its own distance beyond the bend at the namesake's `pace`
+    /// (within half of it, or `continuationSpread`): a grid that reads the quarter otherwise.
+    func bentAtBaseline(_ number: Int, at location: GeoPoint, baseline: GeoPoint, namesake members: [Int32], east: Double,
+                        north: Double, pace: Double, way: (east: Double, north: Double)) -> (location: GeoPoint, beyond: Double)? {
+        let points = addresses.points
+        guard let first = members.first, pace > 0, pace.isFinite else { return nil }
+        let origin = points[Int(first)]
+        let s = LocalMetricScale(latitude: origin.lat)
+        func metres(_ lon: Double, _ lat: Double) -> (x: Double, y: Double) {
+            ((lon - origin.lon) * s.metresPerDegreeX, (lat - origin.lat) * s.metresPerDegreeY)
+        }
+        // The middle of the namesake's block: the two sides' points averaged.
+        var px = 0.0, py = 0.0
+        for m in members {
+            let (x, y) = metres(points[Int(m)].lon, points[Int(m)].lat)
+            px += x / Double(members.count)
+            py += y / Double(members.count)
+        }
+        // The quarter lies away from the namesake: its way told in that sense.
+        let sense = way.east * east + way.north * north > 0 ? -1.0 : 1.0
+        let u = (east: way.east * sense, north: way.north * sense)
+        let turn = east * u.east + north * u.north
+        guard turn < -0.5 else { return nil }
+        let zero = metres(baseline.x, baseline.y), at = metres(location.x, location.y)
+        let along0 = zero.x * u.east + zero.y * u.north
+        // Back along the namesake's line (negative: against its rising numbers) to the baseline.
+        let back = (along0 - (px * u.east + py * u.north)) / turn
+        guard back < 0, -back <= Self.continuationBend else { return nil }
+        let (bx, by) = (px + back * east, py + back * north)
+        let beyond = at.x * u.east + at.y * u.north - along0
+        let expected = Double(number) * pace
+        guard beyond > 0, abs(beyond - expected) <= max(Self.continuationSpread, expected / 2) else { return nil }
+        let (x, y) = (bx + beyond * u.east, by + beyond * u.north)
+        return (GeoPoint(x: origin.lon + x / s.metresPerDegreeX, y: origin.lat + y / s.metresPerDegreeY), beyond)
+    }
+
+    /// Whether streets of the namesake's own quarter near its point `a` run its way (`east`,
+    /// `north`), two or more: then its quarter's grid is turned, and its line runs on to the
+    /// baseline (downtown Portland's avenues beside SW 4th Ave). Else the namesake's stretch is
+    /// what runs another way, and where it bends is unknown: no bend.
+    func runsItsQuarterWay(_ k: Int, street s: Int32, near a: AddressIndex.Point, east: Double, north: Double) -> Bool {
+        let scale = LocalMetricScale(latitude: a.lat)
+        let n = Int(a.number), window = Self.gridNumberWindow
+        guard n < Int(Int32.max) - window else { return false }
+        var streets = Set<Int>()
+        parallelPoints(to: k, east: east, north: north, numbers: max(0, n - window)...(n + window), street: UInt32(bitPattern: s)) { p, t, _ in
+            let dx = (p.lon - a.lon) * scale.metresPerDegreeX, dy = (p.lat - a.lat) * scale.metresPerDegreeY
+            if dx * dx + dy * dy <= Self.gridReach * Self.gridReach { streets.insert(t) }
+        }
+        return streets.count >= 2
     }
 
     /// A street's name with its leading directional word replaced ("SW 6th Ave" → "NW 6th Ave").
