@@ -506,6 +506,19 @@ import Testing
         #expect(town.address == "Beaverton, OR" && town.score < found[0].score && town.score <= 70)
     }
 
+    /// The ZIP code and town named come first where another town's street of the name cannot
+    /// place the number, or where every other answer is below what a request shows by default:
+    /// Portland's points have no SW Ash St. The first was Sherwood's SW Ash St (numbers from
+    /// 22,000, 20 km off) with the ZIP code hidden below it; the misspelt one had no candidate.
+    /// A continuation is no house of the street either: "50 SW Pine St, Portland, OR 97204" was
+    /// Hillsboro's SE Pine St carried across its baseline, 24 km off.
+    @Test(arguments: ["100 SW Ash St, Portland, OR 97204", "100 SW Ashe St, Portland, OR 97204", "50 SW Pine St, Portland, OR 97204"])
+    func aNamesakeThatCannotPlaceTheNumberIsNoTownsStreet(_ text: String) throws {
+        let found = try locator.geocode(GeocodeRequest(.text(text))).candidates
+        #expect(found.prefix(2).map(\.address) == ["Portland, OR 97204", "Portland, OR"], "\(found.map { "\($0.address) \($0.score)" })")
+        #expect(found.first?.score == 70 && found.first?.matchType == .postcode)
+    }
+
     @Test func aStreetFoundInTheNamedPlaceHasNoAreaAnswer() throws {
         // "920 NW Kearney, Portland, OR 97210": the street is Portland's, its answer (extrapolated,
         // another ZIP code's: 68) below what a ZIP code alone scores; it went to 97210's centre.

@@ -641,6 +641,14 @@ extension AddressSearch {
         var best: Double?
         for m in found where m.place >= 0 {
             if m.score >= shown, named(locality(ofPlace: m.place)) { return }
+            // Only an answer shown by default, that places the house by its street's own numbers
+            // where a number was given, may be the town's street filed under another town. Below
+            // it, the place named was shown below a hidden answer: "100 SW Ashe St, Portland, OR
+            // 97204" had no candidate. Another town's street that cannot place the number is the
+            // name alone: "100 SW Ash St, Portland, OR 97204" was Sherwood's SW Ash St (its numbers
+            // 22,000 and up), 20 km off. A continuation (`v`) is placed by another street's line:
+            // "50 SW Pine St, Portland, OR 97204" was Hillsboro's SE Pine St carried across.
+            guard m.score >= shown, q.number == nil || (m.matchType != .street && !m.key.hasPrefix("v")) else { continue }
             best = max(best ?? m.score, m.score)
         }
         let score = max(0, min(100 - Self.streetNotFoundPenalty, (best ?? 100) - 1))
