@@ -105,9 +105,9 @@ public enum AddressText {
     /// "N E 34th Ave", "N. E. 34th", "S W Main St": a two-letter directional typed as two letters
     /// ("6132 N E 34th Ave" got no candidate, read as north then a street "E 34th"). Only a
     /// north or south letter then an east or west one, before more of the name: "1234 N E St" is
-    /// North E Street, its name the letter. After a type at the end ("34th Ave N E") it is the
-    /// street's trailing directional. Words are joined only before a numbered street ("North
-    /// East 34th Ave"): "North East, MD" is a town.
+    /// North E Street, its name the letter. Not last: "10513 SW Coleman Loop N W" is a trailing
+    /// "N" and the town being typed (Wilsonville). Words are joined only before a numbered street
+    /// ("North East 34th Ave"): "North East, MD" is a town.
     static func compoundDirectional(_ raw: [String], at i: Int) -> String? {
         let a = raw[i]
         guard i + 1 < raw.count, let first = a.utf8.first, first == UInt8(ascii: "n") || first == UInt8(ascii: "s") else { return nil }
@@ -115,14 +115,12 @@ public enum AddressText {
         let letters = a.utf8.count == 1 && b.utf8.count == 1
         guard letters || ((a == "north" || a == "south") && (b == "east" || b == "west")) else { return nil }
         guard let d = AddressVocabulary.directionalNames[letters ? a + b : String(a.prefix(1) + b.prefix(1))] else { return nil }
-        if i + 2 < raw.count {
-            let next = raw[i + 2]
-            if letters {
-                return StreetNameParts.types.contains(canonical(next)) || next == "&" || next == "@" ? nil : d
-            }
-            return ordinalNumber(next) != nil || isNumber(next) ? d : nil
+        guard i + 2 < raw.count else { return nil }
+        let next = raw[i + 2]
+        if letters {
+            return StreetNameParts.types.contains(canonical(next)) || next == "&" || next == "@" ? nil : d
         }
-        return letters && i > 0 && StreetNameParts.types.contains(canonical(raw[i - 1])) ? d : nil
+        return ordinalNumber(next) != nil || isNumber(next) ? d : nil
     }
 
     /// One token in canonical form.

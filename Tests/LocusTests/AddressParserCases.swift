@@ -331,7 +331,6 @@ enum ParserCases {
         .init("6132 N. E. 34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("2020 S W Broadway", 2020, "", "southwest broadway", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("6132 North East 34th Ave", 6132, "", "northeast 34th avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
-        .init("6132 34th Ave N E", 6132, "", "34th avenue northeast", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("N E 34th & N E Killingsworth", nil, "", "northeast 34th", unit: nil, city: nil, state: nil, zip: nil, cross: "northeast killingsworth"),
         .init("1234 N E St", 1234, "", "north east street", unit: nil, city: nil, state: nil, zip: nil, cross: nil),
         .init("410 S W Ave", 410, "", "south west avenue", unit: nil, city: nil, state: nil, zip: nil, cross: nil),

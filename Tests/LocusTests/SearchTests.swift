@@ -635,6 +635,16 @@ import Testing
         #expect(texts.first == "6132 NE 34th Ave, Portland, OR 97211", "\(typed): \(texts)")
     }
 
+    /// A directional typed as two letters, and a trailing directional before the town being
+    /// typed: "N W" there is "N" and the town's first letter (a first reading of "N E" as "NE"
+    /// took it for "NW" and suggested nothing).
+    @Test(arguments: [("6132 N E 34", "6132 NE 34th Ave, Portland, OR 97211"),
+                      ("10513 SW Coleman Loop N W", "10513 SW Coleman Loop N, Wilsonville, OR 97070")])
+    func aDirectionalTypedAsTwoLettersIsSuggested(_ typed: String, _ expected: String) throws {
+        let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+        #expect(texts.first == expected, "\(typed): \(texts)")
+    }
+
     /// A street named as the state is ("NE Oregon St", "Washington St"): the state's name read as
     /// the state before the town put that number of every street of the state first.
     @Test(arguments: [("7533 NE Oregon St", "7533 NE Oregon St, Portland, OR 97213"), ("4432 NE Oregon St", "4432 NE Oregon St, Portland, OR 97213")])
