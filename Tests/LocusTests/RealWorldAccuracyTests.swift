@@ -579,6 +579,16 @@ import Testing
         try placedAndFoundAgain(c, key: "v")
     }
 
+    /// A namesake carried over straight whose place is not about its own distance from the
+    /// baseline and the number's beyond it is no continuation: NE Broadway runs east to west, NW
+    /// Broadway north to south, and the quarter's grid read "2 NW Broadway" 2 km west of the river
+    /// (1.5 km from its trees); "75 NW Couch St" 2.2 km off.
+    @Test(arguments: ["2-16 NW BROADWAY", "75 NW COUCH ST"])
+    func aNamesakeWhosePlaceDisagreesWithItsNumbersIsNotCarriedOver(_ text: String) throws {
+        let found = try locator.geocode(GeocodeRequest(.text(text))).candidates
+        #expect(!found.contains { $0.key.hasPrefix("v") }, "\(found.map { "\($0.address) \($0.key)" })")
+    }
+
     /// `forwardOnSparsePoints`, the answer's key of the `key` kind, and the key finding it again
     /// where it was.
     @discardableResult

@@ -163,7 +163,14 @@ extension AddressSearch {
         // distance from the nearest known one: that is where its doubt is. Bent at the baseline,
         // the doubt is what the bend changed (`drift`) and the way beyond it.
         var cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
-        if drift > Self.continuationDrift {
+        if drift <= Self.continuationDrift {
+            // Carried straight, the place is about the namesake's own distance from the baseline
+            // and the number's beyond it, by the namesake's pace (within half of it): NE
+            // Broadway, running east to west, is no line of NW Broadway, which runs north to
+            // south, and the quarter's grid read for "2 NW Broadway" 2 km west of the river.
+            let expected = Double(Int(a.number) + number.value) * pace
+            guard abs(distance - expected) <= max(Self.continuationSpread, expected / 2) else { return nil }
+        } else {
             guard runsItsQuarterWay(k, street: s, near: a, east: east, north: north), let baseline = read(0),
                   let bent = bentAtBaseline(number.value, at: location, baseline: baseline.location, namesake: nearBaseline,
                                             east: east, north: north, pace: pace, way: (reading.east, reading.north)) else { return nil }
