@@ -674,6 +674,18 @@ import Testing
         #expect(texts.first?.hasPrefix(expected) == true, "\(typed): \(texts)")
     }
 
+    /// A street type typed last is the street's, not a unit begun ("St" as "Ste"): the index has
+    /// no NW Davis St, and "610 NW Davis" (read without it) suggested NW David Ct, Beaverton, a
+    /// typo's street. A unit's word begun after the type still is one.
+    @Test func aStreetTypeLastIsNoUnitBegun() throws {
+        for typed in ["610 NW Davis St", "2175 NW DAVIS ST"] {
+            let texts = try locator.suggest(SuggestRequest(text: typed)).suggestions.map(\.text)
+            #expect(!texts.contains { $0.contains("David") }, "\(typed): \(texts)")
+        }
+        let begun = try locator.suggest(SuggestRequest(text: "6132 NE 34th Ave Ste")).suggestions.map(\.text)
+        #expect(begun.first == "6132 NE 34th Ave, Portland, OR 97211", "\(begun)")
+    }
+
     /// A unit as its own part after a comma, as record keepers write it (the street trees'
     /// "…, UN A"), as geocode reads it: the list was empty.
     @Test(arguments: ["6132 NE 34th Ave, UN A", "6132 NE 34th Ave, UN 101", "6132 NE 34th Ave, UN", "6132 NE 34th Ave, A",

@@ -186,7 +186,10 @@ extension AddressSearch {
         let endsWithSpace = text.last.map { $0.isWhitespace || $0 == "," } ?? false
         for k in 2..<words.count {
             let w = words[k].word
-            let begun = k == words.count - 1 && !endsWithSpace && w.count >= 2 && unitWords.contains { $0.hasPrefix(w) }
+            // A street type last is the street's ("610 NW Davis St", not "Ste" begun: read without
+            // it, "610 NW Davis" suggested NW David Ct, Beaverton).
+            let begun = k == words.count - 1 && !endsWithSpace && w.count >= 2 && AddressVocabulary.streetTypes[w] == nil
+                && unitWords.contains { $0.hasPrefix(w) }
             if w.hasPrefix("#") || unitWords.contains(w) || begun {
                 return String(text[..<words[k].range.lowerBound])
             }
