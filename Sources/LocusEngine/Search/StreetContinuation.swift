@@ -34,8 +34,10 @@ extension AddressSearch {
     /// an answer may be off and still stand at its lot's trees (`locus eval`'s 75 m).
     static let continuationDrift = 75.0
     /// Metres a namesake's line may be followed back to its baseline to bend there
-    /// (`bentAtBaseline`): a tenth off in its pace is then 150 m along it, 46 m across a way
-    /// 18° off.
+    /// (`bentAtBaseline`). Portland's SW avenues stop 0.9–2.3 km short of Burnside: followed back
+    /// 0.9–1.1 km, NW 4th and 5th Ave land within 75 m of their trees; 1.8 and 2.3 km, NW 1st and
+    /// 2nd Ave 350–460 m off (their line near their points is not their line near Burnside),
+    /// which is still their street in their town, where Canby's was 29 km off.
     static let continuationBend = 3000.0
 
     /// Whether a street of leading directional `a` may continue as one of `b` across a baseline:
@@ -163,6 +165,7 @@ extension AddressSearch {
         // distance from the nearest known one: that is where its doubt is. Bent at the baseline,
         // the doubt is what the bend changed (`drift`) and the way beyond it.
         var cost = min(15 + distance / 200, Self.numberNotPlacedPenalty)
+        var bentThere = false
         if drift <= Self.continuationDrift {
             // Carried straight, the place is about the namesake's own distance from the baseline
             // and the number's beyond it, by the namesake's pace (within half of it): NE
@@ -176,11 +179,12 @@ extension AddressSearch {
                                             east: east, north: north, pace: pace, way: (reading.east, reading.north)) else { return nil }
             location = bent.location
             cost = min(15 + (drift + bent.beyond) / 200, Self.numberNotPlacedPenalty)
+            bentThere = true
         }
         let place = placeNamed(near: location, GeoPoint(x: a.lon, y: a.lat), anchor: neighboursPlace(at: location, of: anchor), q)
         return placed(number, at: location, in: place, from: anchor, q: q, penalty: penalty, cost: cost, cap: 100 - cost,
                       type: .extrapolated, key: "v\(s):\(number.value):\(k):\(letters.lowercased())", notes: notes,
-                      how: "street placed as \(addresses.streetDisplay[Int(s)]) continued across its baseline, house number \(number.text) by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
+                      how: "street placed as \(addresses.streetDisplay[Int(s)]) continued across its baseline\(bentThere ? ", turned there to the quarter's way" : ""), house number \(number.text) by the numbers of the parallel streets, \(Int(distance.rounded())) m from \(HouseNumber.digits(of: Int(a.number))) (−\(Int(cost.rounded())))")
     }
 
     /// A continuation's place where the namesake's line bends at the baseline, and its metres
