@@ -100,7 +100,10 @@ public struct EnrichJob: BatchJob {
             // ends with them is not given them twice.
             var text = line
             let lower = line.lowercased()
-            for extra in [value(row, c), value(row, s), value(row, p)].compactMap({ $0 }) where !lower.contains(extra.lowercased()) {
+            // Searched as bytes: Foundation's `contains` on Linux reads a NUL as the string's end,
+            // and a city field "d\0\0\0" after a line ending in "d" trapped ("String index is out of
+            // bounds"; found by the csv fuzz target).
+            for extra in [value(row, c), value(row, s), value(row, p)].compactMap({ $0 }) where !lower.utf8.contains(extra.lowercased().utf8) {
                 text += ", " + extra
             }
             input = .text(text)

@@ -90,6 +90,21 @@ import Testing
         }
     }
 
+    /// The CSV fuzzer: a city column "d\0\0\0" beside an address ending in "d", a letter beyond
+    /// ASCII in it, trapped `locus enrich` ("String index is out of bounds"): Foundation's
+    /// `contains` on Linux reads a NUL as the end of the string it looks for. Every row is kept,
+    /// the address geocoded.
+    @Test func aNULInAColumnThatCompletesTheAddressIsNoTrap() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let input = dir.appendingPathComponent("nul.csv").path, out = dir.appendingPathComponent("nul.out.csv").path
+        try Data("id,address,city\n1,\"6132 NE 34th Avé, Portland\",d\0\0\0\n2,6132 NE 34th Ave,Portland\n".utf8)
+            .write(to: URL(fileURLWithPath: input))
+        let r = try TestSupport.locus(["enrich", input, "-o", out, "--index", try TestSupport.portlandIndexPath(), "--allow-failures"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let written = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(written.count == 3 && written.dropFirst().allSatisfy { $0.utf8.contains("6132 NE 34th Ave, Portland, OR 97211".utf8) }, "\(written)")
+    }
+
     /// The geocoder fuzzer: 49 bytes shaped like an intersection, full of U+FFFD and control
     /// characters, took 7–12 ms in a release build (the bound is 10), building the typo deletions
     /// of the garbage again for each street it tried (and hashing non-ASCII strings is slow).

@@ -560,7 +560,7 @@ struct IndexWriter {
         if capitals * 10 >= firstTexts.count * 9 {
             for other in present.dropFirst() {
                 let otherTexts = texts(other)
-                let related = zip(firstTexts, otherTexts).filter { !$1.isEmpty && $0.lowercased().contains($1.lowercased()) }.count
+                let related = zip(firstTexts, otherTexts).filter { !$1.isEmpty && $0.lowercased().utf8.contains($1.lowercased().utf8) }.count
                 if otherTexts.contains(where: { $0 != $0.uppercased() }), related * 10 >= firstTexts.count * 9 { return other }
             }
         }
