@@ -105,6 +105,25 @@ import Testing
         #expect(written.count == 3 && written.dropFirst().allSatisfy { $0.utf8.contains("6132 NE 34th Ave, Portland, OR 97211".utf8) }, "\(written)")
     }
 
+    /// The CSV fuzzer: a header with a run of NULs in a column's name was read, but the output,
+    /// whose rows quote that name in their reason, was refused as UTF-16 (over a quarter of its
+    /// bytes zero). UTF-16 is every other byte zero; a text that is stays refused.
+    @Test func aRunOfNULsIsNoUTF16() throws {
+        let dir = TestSupport.temporaryDirectory()
+        let input = dir.appendingPathComponent("nuls.csv").path, out = dir.appendingPathComponent("nuls.out.csv").path
+        let header = "address,lo" + String(repeating: "\0", count: 20) + "n,lat\n"
+        try Data((header + "6132 NE 34th Ave,x,y\n7000 NE Alberta St,x,y\n").utf8).write(to: URL(fileURLWithPath: input))
+        let index = try TestSupport.portlandIndexPath()
+        let first = try TestSupport.locus(["assign", input, "-o", out, "--index", index, "--allow-failures"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try TestSupport.locus(["assign", out, "-o", out + ".2", "--index", index, "--allow-failures"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let utf16 = dir.appendingPathComponent("utf16.csv").path
+        try Data("address\n6132 NE 34th Ave\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: URL(fileURLWithPath: utf16))
+        let refused = try TestSupport.locus(["enrich", utf16, "-o", utf16 + ".out", "--index", index])
+        #expect(refused.status != 0 && refused.stderr.contains("UTF-16"), "\(refused.stderr)")
+    }
+
     /// The geocoder fuzzer: 49 bytes shaped like an intersection, full of U+FFFD and control
     /// characters, took 7–12 ms in a release build (the bound is 10), building the typo deletions
     /// of the garbage again for each street it tried (and hashing non-ASCII strings is slow).
