@@ -118,6 +118,9 @@ public final class AddressSearch: Sendable {
     /// Each street place's points' box, half `crossingGap` wider each way (`streetPlaceBoxes`),
     /// for telling which streets of a town may cross.
     let streetPlaceBoxTable = OnFirstUse<[Envelope]>()
+    /// Each street place's words' first letters, a bit per letter a–z (`streetPlaceInitials`),
+    /// for reading initials typed in suggest.
+    let streetPlaceInitialTable = OnFirstUse<[UInt32]>()
     /// Whether each city's grid places its own addresses (`gridHolds`), as each is first asked.
     let gridTrust = Mutex<[Int32: Bool]>([:])
     /// Whether each city's streets number their blocks by the numbered streets they cross
@@ -146,6 +149,7 @@ public final class AddressSearch: Sendable {
         _ = coresByInitials
         _ = coresByRoute
         _ = streetPlaceBoxes
+        _ = streetPlaceInitials
         _ = neighbourhoods
         _ = localityCityKeys
         _ = localitiesByPostcode
@@ -552,8 +556,13 @@ public final class AddressSearch: Sendable {
     /// Indexes into `vocabulary` of the words starting with `prefix`.
     func wordsWithPrefix(_ prefix: String) -> Range<Int> {
         let lo = firstWord(notBelow: prefix)
-        var end = lo
-        while end < vocabulary.count, vocabulary[end].hasPrefix(prefix) { end += 1 }
+        // The words that begin so lie together from `lo`: the end is searched for, not walked to
+        // (a letter begins thousands of words, each decoded to be compared).
+        var (end, hi) = (lo, vocabulary.count)
+        while end < hi {
+            let mid = (end + hi) / 2
+            if vocabulary[mid].hasPrefix(prefix) { end = mid + 1 } else { hi = mid }
+        }
         return lo..<end
     }
 }

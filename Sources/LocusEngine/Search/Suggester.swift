@@ -447,7 +447,20 @@ extension AddressSearch {
                     initialLetters += w.count
                     guard initialLetters <= Self.initialLettersRead else { return nil }
                     quality += 0.5
-                    for letter in w { guard apply(wordsWithPrefix(String(letter))) else { return nil } }
+                    // One pass over the places by their words' first letters, not a pass over the
+                    // postings of every word each letter begins: "s" and "p" begin SE, SW, St and
+                    // Portland, most places' words, and "stc pond & 2" took 1.8 ms (the geocoder
+                    // fuzzer, 10.5 ms instrumented).
+                    var letters: UInt32 = 0
+                    for b in w.utf8 { letters |= Self.initialBit(b) }
+                    let initials = streetPlaceInitials
+                    for k in mark.indices where mark[k] == constraint && initials[k] & letters == letters {
+                        mark[k] = constraint + 1
+                        reached += 1
+                    }
+                    constraint += 1
+                    guard reached > 0 else { return nil }
+                    reached = 0
                     continue
                 }
                 guard !fuzzy.isEmpty else { return nil }
@@ -567,6 +580,24 @@ extension AddressSearch {
             out.append((r, Suggestion(text: text, type: .intersection, key: m.key)))
         }
         return out
+    }
+
+    /// The bit of a letter a–z in `streetPlaceInitials`; none for anything else.
+    static func initialBit(_ byte: UInt8) -> UInt32 {
+        byte >= 0x61 && byte <= 0x7A ? 1 << UInt32(byte - 0x61) : 0
+    }
+
+    /// `streetPlaceInitialTable`, made on first use or by `prepare` (every posting read once):
+    /// a street place has a word beginning with a letter where its bit is set.
+    var streetPlaceInitials: [UInt32] {
+        streetPlaceInitialTable.value {
+            var initials = [UInt32](repeating: 0, count: streetPlaces.count)
+            for w in vocabulary.indices {
+                guard let first = vocabulary.utf8(w).first, case let bit = Self.initialBit(first), bit != 0 else { continue }
+                for sp in streetPlaces(withWord: w) where initials.indices.contains(Int(sp)) { initials[Int(sp)] |= bit }
+            }
+            return initials
+        }
     }
 
     /// `streetPlaceBoxTable`, made on first use or by `prepare` (every address read once). Read
