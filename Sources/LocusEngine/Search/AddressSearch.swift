@@ -554,11 +554,25 @@ public final class AddressSearch: Sendable {
     }
 
     /// Indexes into `vocabulary` of the words starting with `prefix`.
-    func wordsWithPrefix(_ prefix: String) -> Range<Int> {
-        let lo = firstWord(notBelow: prefix)
-        // The words that begin so lie together from `lo`: the end is searched for, not walked to
-        // (a letter begins thousands of words, each decoded to be compared).
-        var (end, hi) = (lo, vocabulary.count)
+    /// `within`: words known to hold every word that begins so (those of a shorter beginning).
+    func wordsWithPrefix(_ prefix: String, within: Range<Int>? = nil) -> Range<Int> {
+        let words = within ?? 0..<vocabulary.count
+        var (lo, top) = (words.lowerBound, words.upperBound)
+        while lo < top {
+            let mid = (lo + top) / 2
+            if vocabulary[mid] < prefix { lo = mid + 1 } else { top = mid }
+        }
+        // The words that begin so lie together from `lo`: the end is galloped to, then searched
+        // for, not walked to (a letter begins thousands of words, each decoded to be compared);
+        // most prefixes asked (a typo's variants, hundreds a word) begin none, one look.
+        var (end, step) = (lo, 1)
+        while end < words.upperBound, vocabulary[end].hasPrefix(prefix) {
+            end += step
+            step *= 2
+        }
+        var hi = min(end, words.upperBound)
+        if hi == lo { return lo..<lo }
+        end = max(lo, end - step / 2 + 1)
         while end < hi {
             let mid = (end + hi) / 2
             if vocabulary[mid].hasPrefix(prefix) { end = mid + 1 } else { hi = mid }

@@ -404,10 +404,12 @@ extension AddressSearch {
         var reached = 0
         // Marks the street places of these words as matching the word at `constraint`.
         func take(_ wordIDs: some Sequence<Int>) {
-            for w in wordIDs {
-                for sp in streetPlaces(withWord: w) where mark[Int(sp)] == constraint {
-                    mark[Int(sp)] = constraint + 1
-                    reached += 1
+            mark.withUnsafeMutableBufferPointer { m in
+                for w in wordIDs {
+                    for sp in streetPlaces(withWord: w) where m.indices.contains(Int(sp)) && m[Int(sp)] == constraint {
+                        m[Int(sp)] = constraint + 1
+                        reached += 1
+                    }
                 }
             }
         }
@@ -427,6 +429,12 @@ extension AddressSearch {
             }
         }
         var initialLetters = 0
+        // The first letters every word of initials asks for, read after every other word: one
+        // pass over the places by their words' first letters (`streetPlaceInitials`), made only
+        // when the rest has named some street. Before, each letter was a pass over the postings
+        // of every word it begins ("s" and "p" begin SE, SW, St and Portland, most places' words):
+        // "stc pond & 2" took 1.9 ms, 10.5 ms instrumented (the geocoder fuzzer).
+        var initialLettersAsked: UInt32 = 0
         for w in words.prefix(8) {
             if let i = vocabularyID(w) {
                 if realWordTypos, mayBeRealWordTypo(w), case let fuzzy = fuzzyWords(w), !fuzzy.isEmpty {
@@ -441,26 +449,12 @@ extension AddressSearch {
                 if fuzzy.isEmpty, isInitials(w), initialsHaveCompany() {
                     // Initials ("SE M L King", "TV Hwy"): each letter a word of the street begins
                     // with, as geocode reads them (`initialsCores`). Suggest had nothing for them.
-                    // Each letter is a pass over the postings of every word it begins: a name
-                    // has a few ("M L K"); garbage of many ("th la wd … wi") took 2.6 ms (the
-                    // geocoder fuzzer) and names no street.
+                    // A name has a few ("M L K"); garbage of many ("th la wd … wi") took 2.6 ms
+                    // (the geocoder fuzzer) and names no street.
                     initialLetters += w.count
                     guard initialLetters <= Self.initialLettersRead else { return nil }
                     quality += 0.5
-                    // One pass over the places by their words' first letters, not a pass over the
-                    // postings of every word each letter begins: "s" and "p" begin SE, SW, St and
-                    // Portland, most places' words, and "stc pond & 2" took 1.8 ms (the geocoder
-                    // fuzzer, 10.5 ms instrumented).
-                    var letters: UInt32 = 0
-                    for b in w.utf8 { letters |= Self.initialBit(b) }
-                    let initials = streetPlaceInitials
-                    for k in mark.indices where mark[k] == constraint && initials[k] & letters == letters {
-                        mark[k] = constraint + 1
-                        reached += 1
-                    }
-                    constraint += 1
-                    guard reached > 0 else { return nil }
-                    reached = 0
+                    for b in w.utf8 { initialLettersAsked |= Self.initialBit(b) }
                     continue
                 }
                 guard !fuzzy.isEmpty else { return nil }
@@ -469,7 +463,7 @@ extension AddressSearch {
             }
         }
         if let prefix {
-            let ranges = prefix.starts.map(wordsWithPrefix), named = prefix.words.compactMap(vocabularyID)
+            let ranges = prefix.starts.map { wordsWithPrefix($0) }, named = prefix.words.compactMap(vocabularyID)
             if ranges.contains(where: { !$0.isEmpty }) || !named.isEmpty {
                 for r in ranges { take(r) }
                 guard apply(named) else { return nil }
@@ -478,6 +472,16 @@ extension AddressSearch {
                 quality += 1
                 guard apply(fuzzyPrefixWords(prefix.canonical)) else { return nil }
             }
+        }
+        if initialLettersAsked != 0 {
+            let initials = streetPlaceInitials
+            mark.withUnsafeMutableBufferPointer { m in
+                for k in m.indices where k < initials.count && m[k] == constraint && initials[k] & initialLettersAsked == initialLettersAsked {
+                    m[k] = constraint + 1
+                    reached += 1
+                }
+            }
+            guard apply(EmptyCollection<Int>()) else { return nil }
         }
         guard constraint > 0 else { return nil }
         return (mark, constraint, quality)
@@ -489,6 +493,11 @@ extension AddressSearch {
     /// answers as crossings were suggested by the end of the text; NW 16th Ave was not among
     /// the dozen 16ths with most addresses.)
     static let crossingFirstPlaces = 64
+    /// Street places the first street of a crossing may name, at most: more is no one street but
+    /// a town's name ("portlnd & portlnd", the geocoder fuzzer: Portland's name is a word of 4,281
+    /// places, and the crossings of all of them with the second street's took 2.9 ms). The dev
+    /// street trees' crossings typed key by key (`scripts/crossing_suggestions.py`) name 246 at most.
+    static let crossingFirstStreetPlaces = 1_000
     /// Pairs of streets whose crossings are worked out (as geocode works them out, from both
     /// streets' points), most likely first: each costs about what geocoding one crossing does
     /// (0.2–1 ms), and a keystroke has 2 ms.
@@ -496,6 +505,12 @@ extension AddressSearch {
     /// Address points of the pairs of streets read beyond the first pair, at most: a name in
     /// thirty towns ("Main St") brings every town's points into each of its pairs.
     static let crossingPointsRead = 3_000
+    /// Pairs of street places tested for a crossing (same town, not parallel, boxes that meet),
+    /// at most: the first street's places are cut to the ones with most addresses until the
+    /// second's times them fit. A town's name read as both streets ("portlnd & portlnd", the
+    /// geocoder fuzzer) names every street of the town on each side: 64 × 20,000 tests, 6 ms.
+    /// A crossing typed with names tests a few thousand ("se 52nd & b": 3,000).
+    static let crossingPairsTested = 50_000
 
     /// Where two streets typed with "&", "@", "and" or "at" between them meet ("NE 34th &
     /// Killings", "Killingsworth and NE 3"): the first street's words whole, the second's last
@@ -520,14 +535,22 @@ extension AddressSearch {
         var firsts: [(place: Int, locality: Int32, count: Int32)] = []
         // Plain loops over the marks: a lazy filter (a closure call per street place, Portland's
         // 60,000) cost a crossing's suggest most of a millisecond.
+        var oneCount = 0
         for k in ones.indices where ones[k] == oneMark {
+            oneCount += 1
             let sp = streetPlaces[k]
             guard firsts.count < Self.crossingFirstPlaces || sp.count > firsts[firsts.count - 1].count else { continue }
             let at = firsts.firstIndex { sp.count > $0.count } ?? firsts.count
             firsts.insert((k, sp.locality, sp.count), at: at)
             if firsts.count > Self.crossingFirstPlaces { firsts.removeLast() }
         }
-        guard !firsts.isEmpty, let (others, otherMark, otherQuality) = streetPlacesMatching(words: second, prefix: prefix) else { return [] }
+        guard !firsts.isEmpty, oneCount <= Self.crossingFirstStreetPlaces,
+              let (others, otherMark, otherQuality) = streetPlacesMatching(words: second, prefix: prefix) else { return [] }
+        var otherCount = 0
+        for k in others.indices where others[k] == otherMark { otherCount += 1 }
+        if otherCount * firsts.count > Self.crossingPairsTested {
+            firsts.removeLast(firsts.count - max(1, min(firsts.count, Self.crossingPairsTested / max(1, otherCount))))
+        }
         var firstsIn: [Int32: [(place: Int, count: Int32)]] = [:]
         for (k, town, count) in firsts { firstsIn[town, default: []].append((k, count)) }
         let axes = gridTable.axes
@@ -647,15 +670,52 @@ extension AddressSearch {
     }
 
     /// Vocabulary words that begin with something one edit from `prefix`.
+    ///
+    /// Every string one edit (delete, substitute, insert, transpose) from `prefix`, each looked
+    /// up among the words that begin with what comes before its edit, and none whose edit comes
+    /// after a beginning no word has: "portlnd" made 550 variants, each a search of the whole
+    /// vocabulary (0.7 ms, most of a crossing typed as "broadway & portlnd"; the geocoder fuzzer).
     func fuzzyPrefixWords(_ prefix: String) -> [Int] {
         // Every variant is at least this long, and no word is longer.
         guard prefix.count - 1 <= longestWord else { return [] }
-        var ids = Set<Int>()
-        for variant in Set(oneEditVariants(prefix)) {
-            ids.formUnion(wordsWithPrefix(variant))
+        let chars = Array(prefix)
+        // heads[i]: the words that begin with the first i characters, while some do.
+        var heads = [0..<vocabulary.count]
+        while heads.count <= chars.count, case let r = wordsWithPrefix(String(chars[..<heads.count]), within: heads[heads.count - 1]),
+              !r.isEmpty {
+            heads.append(r)
+        }
+        var ids = Set<Int>(), looked = Set<String>()
+        func look(_ variant: [Character], editAt i: Int) {
+            let v = String(variant)
+            if looked.insert(v).inserted { ids.formUnion(wordsWithPrefix(v, within: heads[i])) }
+        }
+        for i in 0..<min(chars.count, heads.count) {
+            var d = chars
+            d.remove(at: i)
+            look(d, editAt: i)
+            for c in Self.editAlphabet where c != chars[i] {
+                var s = chars
+                s[i] = c
+                look(s, editAt: i)
+            }
+            if i + 1 < chars.count {
+                var t = chars
+                t.swapAt(i, i + 1)
+                look(t, editAt: i)
+            }
+        }
+        for i in 0..<min(chars.count + 1, heads.count) {
+            for c in Self.editAlphabet {
+                var s = chars
+                s.insert(c, at: i)
+                look(s, editAt: i)
+            }
         }
         return ids.sorted()
     }
+
+    static let editAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
 
     /// Does one of the words begin with `prefix`, or with something one edit from it (4+ letters)?
     func prefixMatches(_ prefix: String, in words: [String]) -> (matched: Bool, typo: Bool) {
@@ -1044,36 +1104,6 @@ extension AddressSearch {
         for (i, c) in cities.enumerated() where matches(c.tokens) {
             if let r = rank(c.location, popularity: c.count, request, quality: 0) {
                 out.append((r, Suggestion(text: c.detail, type: .locality, key: "c\(i)")))
-            }
-        }
-        return out
-    }
-
-    /// Every string one edit (delete, substitute, insert, transpose) from `word`.
-    func oneEditVariants(_ word: String) -> [String] {
-        let chars = Array(word)
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-        var out: [String] = []
-        for i in 0..<chars.count {
-            var d = chars
-            d.remove(at: i)
-            out.append(String(d))
-            for c in alphabet where c != chars[i] {
-                var s = chars
-                s[i] = c
-                out.append(String(s))
-            }
-            if i + 1 < chars.count {
-                var t = chars
-                t.swapAt(i, i + 1)
-                out.append(String(t))
-            }
-        }
-        for i in 0...chars.count {
-            for c in alphabet {
-                var s = chars
-                s.insert(c, at: i)
-                out.append(String(s))
             }
         }
         return out
