@@ -409,7 +409,8 @@ extension AddressSearch {
         // read: "…rtland nd rtland&prtlad portland av…" read the typos of every word before
         // initials left nothing (the geocoder fuzzer, 10.3 ms instrumented).
         let read = words.prefix(8).map { w in
-            (w, vocabularyID(w), vocabularyID(w) == nil ? 1 + w.count : realWordTypos && mayBeRealWordTypo(w) ? 1_000 : 0)
+            let id = vocabularyID(w)
+            return (w, id, id == nil ? 1 + w.count : realWordTypos && mayBeRealWordTypo(w) ? 1_000 : 0)
         }.enumerated().sorted { ($0.element.2, $0.offset) < ($1.element.2, $1.offset) }.map(\.element)
         // With initials to read, the places still marked, listed: nil before any word is read.
         let listed = read.contains { isInitials($0.0) }
@@ -448,12 +449,12 @@ extension AddressSearch {
             }
         }
         var initialLetters = 0
-        // Marks the street places that have a word beginning with each of these letters: one pass
-        // over the places by their words' first letters (`streetPlaceInitials`). Before, each
-        // letter was a pass over the postings of every word it begins ("s" and "p" begin SE, SW,
-        // St and Portland, most places' words): "stc pond & 2" took 1.9 ms, 10.5 ms instrumented
-        // (the geocoder fuzzer).
-        let initials = streetPlaceInitials
+        // Marks the street places still marked that have a word beginning with each of these
+        // letters, by their words' first letters (`streetPlaceInitials`). Before, each letter was
+        // a pass over the postings of every word it begins ("s" and "p" begin SE, SW, St and
+        // Portland, most places' words): "stc pond & 2" took 1.9 ms, 10.5 ms instrumented (the
+        // geocoder fuzzer).
+        let initials = listed ? streetPlaceInitials : []
         func applyInitials(_ letters: UInt32) -> Bool {
             let (from, to) = (constraint, constraint + 1)
             var list: [Int32] = []
@@ -522,8 +523,8 @@ extension AddressSearch {
     static let crossingFirstPlaces = 64
     /// Street places the first street of a crossing may name, at most: more is no one street but
     /// a town's name ("portlnd & portlnd", the geocoder fuzzer: Portland's name is a word of 4,281
-    /// places, and the crossings of all of them with the second street's took 2.9 ms). The dev
-    /// street trees' crossings typed key by key (`scripts/crossing_suggestions.py`) name 246 at most.
+    /// places; with the pairs bounded, that crossing still took 2.6–2.9 ms). The dev street
+    /// trees' crossings typed key by key (`scripts/crossing_suggestions.py`) name 246 at most.
     static let crossingFirstStreetPlaces = 1_000
     /// Pairs of streets whose crossings are worked out (as geocode works them out, from both
     /// streets' points), most likely first: each costs about what geocoding one crossing does
@@ -534,9 +535,11 @@ extension AddressSearch {
     static let crossingPointsRead = 3_000
     /// Pairs of street places tested for a crossing (same town, not parallel, boxes that meet),
     /// at most: the first street's places are cut to the ones with most addresses until the
-    /// second's times them fit. A town's name read as both streets ("portlnd & portlnd", the
-    /// geocoder fuzzer) names every street of the town on each side: 64 × 20,000 tests, 6 ms.
-    /// A crossing typed with names tests a few thousand ("se 52nd & b": 3,000).
+    /// second's times them fit. A town's name read as both streets ("portland & p", the geocoder
+    /// fuzzer) names every street of the town on each side: 64 × 5,985 tests, 3–5 ms. The dev
+    /// trees' crossings typed key by key test 140 pairs at the median and 9,400 at the 90th
+    /// percentile; the few over the bound (136,000 at most) are one letter into the second
+    /// street, where two of 2,515 keystrokes now suggest otherwise after the same first.
     static let crossingPairsTested = 50_000
 
     /// Where two streets typed with "&", "@", "and" or "at" between them meet ("NE 34th &
