@@ -126,7 +126,8 @@ public final class CSVInput {
             if i % 2 == 0 { zeros.even += 1 } else { zeros.odd += 1 }
         }
         let half = min(head.count, 4_096) / 2
-        let everyOther = half >= 2 && (zeros.odd * 4 >= half * 3 && zeros.even * 4 <= half || zeros.even * 4 >= half * 3 && zeros.odd * 4 <= half)
+        let (more, fewer) = (max(zeros.even, zeros.odd), min(zeros.even, zeros.odd))
+        let everyOther = half >= 2 && more * 4 >= half * 3 && fewer * 4 <= half
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || everyOther {
             throw LocusError(.invalidArgument, "\(path) is UTF-16 text (a spreadsheet's \"Unicode Text\"): save it as CSV UTF-8, or convert it: iconv -f UTF-16 -t UTF-8")
         }

@@ -413,7 +413,7 @@ extension AddressSearch {
             return (w, id, id == nil ? 1 + w.count : realWordTypos && mayBeRealWordTypo(w) ? 1_000 : 0)
         }.enumerated().sorted { ($0.element.2, $0.offset) < ($1.element.2, $1.offset) }.map(\.element)
         // With initials to read, the places still marked, listed: nil before any word is read.
-        let listed = read.contains { isInitials($0.0) }
+        let listed = read.contains { $0.1 == nil && isInitials($0.0) }
         var current: [Int32]?, next: [Int32] = []
         // Marks the street places of these words as matching the word at `constraint`.
         // (Counted and listed in locals: the captured variables cost an exclusivity check each.)
