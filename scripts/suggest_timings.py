@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Suggest's cost for given texts on two or more servers side by side: the best of 60 requests each,
-over a Unix socket, one request at a time (a text starting with @ is read from that file). The
+over a Unix socket, one request at a time (a text starting with @ is read from that file, its invalid UTF-8 replaced). The
 table of BENCHMARKS.md's "Suggest's worst inputs bounded".
 
     locus serve --index Index/portland.locus --listen unix:/tmp/old.sock &   # one build
@@ -22,7 +22,7 @@ def main():
         s.connect(path)
         conns.append(s.makefile("rwb"))
     for arg in sys.argv[2:]:
-        text = open(arg[1:]).read() if arg.startswith("@") else arg
+        text = open(arg[1:], "rb").read().decode("utf-8", "replace") if arg.startswith("@") else arg
         row = []
         for f in conns:
             best = float("inf")
