@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Suggest's cost for given texts on two or more servers side by side: the best of 60 requests each,
-over a Unix socket, one request at a time (a text starting with @ is read from that file, its invalid UTF-8 replaced). The
-table of BENCHMARKS.md's "Suggest's worst inputs bounded".
+over a Unix socket, one request at a time. A text starting with @ is read from that file, its
+invalid UTF-8 replaced, as the fuzzer reads it. The table of BENCHMARKS.md's "Suggest's worst
+inputs bounded".
 
     locus serve --index Index/portland.locus --listen unix:/tmp/old.sock &   # one build
     locus serve --index Index/portland.locus --listen unix:/tmp/new.sock &   # another
