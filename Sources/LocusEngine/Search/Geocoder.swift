@@ -652,7 +652,17 @@ extension AddressSearch {
             best = max(best ?? m.score, m.score)
         }
         let score = max(0, min(100 - Self.streetNotFoundPenalty, (best ?? 100) - 1))
-        found += placeOfUnknownStreet(q, score: score, why: why())
+        let place = placeOfUnknownStreet(q, score: score, why: why())
+        // The name alone in another town ties the town named (a wrong town's 10 and an unplaced
+        // number's 20 are the 30 of a street not found): "100 SW Ash St, Portland" had Sherwood's
+        // SW Ash St, 20 km off, first, and Portland second at the same 70.
+        if !place.isEmpty, let number = q.number {
+            for i in found.indices where found[i].score >= score && (found[i].matchType == .street || found[i].key.hasPrefix("v")) {
+                found[i].score = max(0, score - 1)
+                found[i].notes.append("house number \(number.text) not placed, in another town than the one named: below it (−1)")
+            }
+        }
+        found += place
     }
 
     func placeOfUnknownStreet(_ q: ParsedAddress, score: Double, why: String) -> [ScoredMatch] {
