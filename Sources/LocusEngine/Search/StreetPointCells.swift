@@ -10,22 +10,36 @@ struct Crossing {
 
 /// One street's address points in square cells of `size` metres, so that the points within
 /// `size` of a place are found in its cell and the eight around it, not by comparing every pair.
+///
+/// The points lie in one array sorted by column, row and position in the list: the three cells
+/// of a column around a place are one run, found by a binary search. (A dictionary of cells cost
+/// nine hashed lookups a point: hashing was a fifth of geocoding "se 32n />30th", two numbered
+/// streets' many namesakes paired, 5.6 ms, the geocoder fuzzer's 13 ms instrumented.)
 struct StreetPointCells {
     let size: Double
     let points: PointTable
     let scale: LocalMetricScale
-    private var cells: [Int: [(index: Int, x: Double, y: Double, number: Int32)]] = [:]
+    private var entries: [Entry] = []
+
+    private struct Entry {
+        let column: Int32, row: Int32
+        let index: Int
+        let x: Double, y: Double
+        let number: Int32
+    }
 
     /// `list`'s points by their positions in it.
     init(_ list: Slice<StoredIDs>, points: PointTable, scale: LocalMetricScale, size: Double) {
         self.size = size
         self.points = points
         self.scale = scale
+        entries.reserveCapacity(list.count)
         for k in list.indices {
             let i = Int(list[k])
             guard let p = position(of: list[k]), let c = cell(p.x, p.y) else { continue }
-            cells[Self.key(c.column, c.row), default: []].append((k, p.x, p.y, points.number(i)))
+            entries.append(Entry(column: c.column, row: c.row, index: k, x: p.x, y: p.y, number: points.number(i)))
         }
+        entries.sort { ($0.column, $0.row, $0.index) < ($1.column, $1.row, $1.index) }
     }
 
     /// Metres east and north of the point's (from lon/lat 0, 0 at the street's scale); nil for a
@@ -36,14 +50,13 @@ struct StreetPointCells {
         return (x, y)
     }
 
-    /// The cell a position lies in, by column and row; nil beyond any street's.
-    private func cell(_ x: Double, _ y: Double) -> (column: Int, row: Int)? {
+    /// The cell a position lies in, by column and row; nil beyond any street's (and where a
+    /// neighbouring cell's number would not be an Int32).
+    private func cell(_ x: Double, _ y: Double) -> (column: Int32, row: Int32)? {
         let cx = (x / size).rounded(.down), cy = (y / size).rounded(.down)
         guard abs(cx) < 1e9, abs(cy) < 1e9 else { return nil }
-        return (Int(cx), Int(cy))
+        return (Int32(cx), Int32(cy))
     }
-
-    private static func key(_ column: Int, _ row: Int) -> Int { column &* 2_000_000_003 &+ row }
 
     /// Each point within a cell of `p` (some further than `size`), with its position in the list
     /// and its squared distance from `p`.
@@ -66,9 +79,18 @@ struct StreetPointCells {
 
     private func forEachEntry(near p: (x: Double, y: Double), _ body: ((index: Int, x: Double, y: Double, number: Int32)) -> Void) {
         guard let c = cell(p.x, p.y) else { return }
-        for dx in -1...1 {
-            for dy in -1...1 {
-                for r in cells[Self.key(c.column + dx, c.row + dy)] ?? [] { body(r) }
+        for column in c.column - 1...c.column + 1 {
+            // The first entry at or after (column, row - 1), then the run up to row + 1.
+            var (lo, hi) = (0, entries.count)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let e = entries[mid]
+                if (e.column, e.row) < (column, c.row - 1) { lo = mid + 1 } else { hi = mid }
+            }
+            while lo < entries.count, entries[lo].column == column, entries[lo].row <= c.row + 1 {
+                let e = entries[lo]
+                body((e.index, e.x, e.y, e.number))
+                lo += 1
             }
         }
     }
