@@ -53,6 +53,39 @@ import Testing
         #expect(suggestions.map(\.text) == [expected])
     }
 
+    /// Towns in states of two words, typed whole into a search box with the state's name: nothing
+    /// was suggested (geocode read them), whole or with the state still being typed.
+    static func twoWordStates() throws -> Locator {
+        try AddressColumnsTests.build("""
+        number,street,city,state,postcode,lon,lat
+        200,Fayetteville St,Raleigh,NC,27601,-78.6389,35.7770
+        220,Fayetteville St,Raleigh,NC,27601,-78.6388,35.7765
+        100,Broadway,Albany,NY,12207,-73.7500,42.6500
+        120,Broadway,Albany,NY,12207,-73.7501,42.6505
+        300,Capitol St,Charleston,WV,25301,-81.632,38.35
+        310,Capitol St,Charleston,WV,25301,-81.6321,38.3505
+
+        """).0
+    }
+
+    @Test(arguments: [
+        ("200 Fayetteville St, Raleigh, North Carolina", ["200 Fayetteville St, Raleigh, NC 27601"]),
+        ("200 Fayetteville St, Raleigh, North Carolina 27601", ["200 Fayetteville St, Raleigh, NC 27601"]),
+        ("200 Fayetteville St, Raleigh, North Car", ["200 Fayetteville St, Raleigh, NC 27601"]),
+        ("100 Broadway, Albany, New York", ["100 Broadway, Albany, NY 12207"]),
+        ("100 Broadway, Albany, New Y", ["100 Broadway, Albany, NY 12207"]),
+        ("300 Capitol St, Charleston, West Virginia 2", ["300 Capitol St, Charleston, WV 25301"]),
+        ("Fayetteville St, Raleigh, North Carolina", ["Fayetteville St, Raleigh, NC"]),
+        ("Fayetteville St, Raleigh, North Caro", ["Fayetteville St, Raleigh, NC"]),
+        ("Capitol St, Charleston, West Virginia 25301", ["Capitol St, Charleston, WV"]),
+        // Another state's name is not the town's.
+        ("200 Fayetteville St, Raleigh, New York", []),
+    ])
+    func aStateOfTwoWordsIsSuggested(_ text: String, _ expected: [String]) throws {
+        let suggestions = try Self.twoWordStates().suggest(SuggestRequest(text: text)).suggestions
+        #expect(suggestions.map(\.text) == expected)
+    }
+
     /// Washington's lettered streets in two quadrants, beside E Street.
     static func lettered() throws -> Locator {
         try AddressColumnsTests.build("""

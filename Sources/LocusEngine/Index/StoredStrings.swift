@@ -37,6 +37,29 @@ struct StoredStrings: RandomAccessCollection, Sendable {
     /// The UTF-8 bytes of string `i`, valid while this table is.
     func utf8(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes.bytes[starts[i]]) }
 
+    /// Where string `i` stands against `prefix` (ASCII bytes), told from the bytes where it lies,
+    /// undecoded: below it, beginning with it, or above it. Nil where a byte not ASCII stands at
+    /// or right after where they part: String order and `hasPrefix` go by canonical equivalence
+    /// (a combining mark joins the letter before it), which bytes need not follow.
+    func order(_ i: Int, againstASCII prefix: UnsafeRawBufferPointer) -> PrefixOrder? {
+        let w = utf8(i)
+        var k = 0
+        while k < prefix.count {
+            guard k < w.count else { return .below }
+            let (a, b) = (w[k], prefix[k])
+            guard a < 0x80 else { return nil }
+            if a != b {
+                guard k + 1 >= w.count || w[k + 1] < 0x80 else { return nil }
+                return a < b ? .below : .above
+            }
+            k += 1
+        }
+        guard k >= w.count || w[k] < 0x80 else { return nil }
+        return .begins
+    }
+
+    enum PrefixOrder { case below, begins, above }
+
     /// The first position whose string is not below `key`, in strings sorted as Swift orders
     /// them (a damaged table is searched all the same, and answers wrongly).
     func firstIndex(notBelow key: String) -> Int {

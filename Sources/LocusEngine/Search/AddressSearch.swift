@@ -555,18 +555,44 @@ public final class AddressSearch: Sendable {
 
     /// Indexes into `vocabulary` of the words starting with `prefix`.
     /// `within`: words known to hold every word that begins so (those of a shorter beginning).
+    ///
+    /// An ASCII prefix is compared with the words' bytes where they lie (`StoredStrings.order`),
+    /// each word decoded only where bytes cannot tell: decoding every word compared was a fifth
+    /// of a misspelt prefix's typo search (`fuzzyPrefixWords`, hundreds of searches a word).
     func wordsWithPrefix(_ prefix: String, within: Range<Int>? = nil) -> Range<Int> {
+        var prefix = prefix
         let words = within ?? 0..<vocabulary.count
+        return prefix.withUTF8 { raw in
+            let p = UnsafeRawBufferPointer(raw)
+            if !p.contains(where: { $0 >= 0x80 }) { return wordsWithPrefix(ascii: p, within: words) }
+            let text = String(decoding: p, as: UTF8.self)
+            return wordsWithPrefix(words) { decodedOrder($0, text) }
+        }
+    }
+
+    /// `wordsWithPrefix` for a prefix of ASCII bytes.
+    func wordsWithPrefix(ascii p: UnsafeRawBufferPointer, within words: Range<Int>) -> Range<Int> {
+        withExtendedLifetime(vocabulary) {
+            wordsWithPrefix(words) { vocabulary.order($0, againstASCII: p) ?? decodedOrder($0, String(decoding: p, as: UTF8.self)) }
+        }
+    }
+
+    private func decodedOrder(_ i: Int, _ prefix: String) -> StoredStrings.PrefixOrder {
+        let w = vocabulary[i]
+        return w.hasPrefix(prefix) ? .begins : w < prefix ? .below : .above
+    }
+
+    private func wordsWithPrefix(_ words: Range<Int>, _ order: (Int) -> StoredStrings.PrefixOrder) -> Range<Int> {
         var (lo, top) = (words.lowerBound, words.upperBound)
         while lo < top {
             let mid = (lo + top) / 2
-            if vocabulary[mid] < prefix { lo = mid + 1 } else { top = mid }
+            if order(mid) == .below { lo = mid + 1 } else { top = mid }
         }
         // The words that begin so lie together from `lo`: the end is galloped to, then searched
-        // for, not walked to (a letter begins thousands of words, each decoded to be compared);
-        // most prefixes asked (a typo's variants, hundreds a word) begin none, one look.
+        // for, not walked to (a letter begins thousands of words, each compared); most prefixes
+        // asked (a typo's variants, hundreds a word) begin none, one look.
         var (end, step) = (lo, 1)
-        while end < words.upperBound, vocabulary[end].hasPrefix(prefix) {
+        while end < words.upperBound, order(end) == .begins {
             end += step
             step *= 2
         }
@@ -575,7 +601,7 @@ public final class AddressSearch: Sendable {
         end = max(lo, end - step / 2 + 1)
         while end < hi {
             let mid = (end + hi) / 2
-            if vocabulary[mid].hasPrefix(prefix) { end = mid + 1 } else { hi = mid }
+            if order(mid) == .begins { end = mid + 1 } else { hi = mid }
         }
         return lo..<end
     }

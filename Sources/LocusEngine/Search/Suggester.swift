@@ -311,8 +311,29 @@ extension AddressSearch {
                 changed = true
             }
         }
-        while words.count >= 2, let last = words.last, AddressParser.postcode(last) != nil || isState(last) {
-            words.removeLast()
+        // A state of several words last, whole or its last word begun ("…, Raleigh, North
+        // Carolina", "…, Albany, New Y"): nothing was suggested, though geocode read it.
+        if let p = begun {
+            let all = words + [p.canonical]
+            named: for (name, code) in Self.multiWordStates where states.contains(code) {
+                // n of the name's words typed, the last begun, after at least one word.
+                for n in stride(from: min(name.count, all.count - 1), through: 1, by: -1)
+                where all.suffix(n).dropLast().elementsEqual(name.prefix(n - 1)) && p.begins(name[n - 1]) {
+                    words.removeLast(n - 1)
+                    begun = nil
+                    changed = true
+                    break named
+                }
+            }
+        }
+        while words.count >= 2 {
+            if let last = words.last, AddressParser.postcode(last) != nil || isState(last) {
+                words.removeLast()
+            } else if let (name, _) = Self.multiWordStates.first(where: { states.contains($0.code) && words.count > $0.words.count && words.suffix($0.words.count).elementsEqual($0.words) }) {
+                words.removeLast(name.count)
+            } else {
+                break
+            }
             changed = true
         }
         return changed ? (words, begun) : nil
@@ -705,46 +726,67 @@ extension AddressSearch {
     /// up among the words that begin with what comes before its edit, and none whose edit comes
     /// after a beginning no word has: "portlnd" made 550 variants, each a search of the whole
     /// vocabulary (0.7 ms, most of a crossing typed as "broadway & portlnd"; the geocoder fuzzer).
+    ///
+    /// An ASCII prefix's variants are bytes, reused, looked up on the words' bytes
+    /// (`wordsWithPrefix(ascii:within:)`): with a String made and hashed per variant and every
+    /// word compared decoded, the search was 34 % of a server's samples on "broadway & portlnd";
+    /// 10 % now, the text answered in 0.62–0.71 of the time, and suggest's p99 over 5,438
+    /// keystrokes typed with a typo 0.76–0.84 of what it was (BENCHMARKS.md, "A misspelt
+    /// prefix's variants on bytes").
     func fuzzyPrefixWords(_ prefix: String) -> [Int] {
         // Every variant is at least this long, and no word is longer.
         guard prefix.count - 1 <= longestWord else { return [] }
-        let chars = Array(prefix)
+        if prefix.utf8.allSatisfy({ $0 < 0x80 }) {
+            return fuzzyPrefixWords(Array(prefix.utf8), alphabet: Self.editBytes) { v, r in
+                v.withUnsafeBytes { wordsWithPrefix(ascii: $0, within: r) }
+            }
+        }
+        return fuzzyPrefixWords(Array(prefix), alphabet: Self.editAlphabet) { v, r in wordsWithPrefix(String(v), within: r) }
+    }
+
+    private func fuzzyPrefixWords<Unit: Equatable>(_ chars: [Unit], alphabet: [Unit],
+                                                    _ beginning: ([Unit], Range<Int>) -> Range<Int>) -> [Int] {
         // heads[i]: the words that begin with the first i characters, while some do.
         var heads = [0..<vocabulary.count]
-        while heads.count <= chars.count, case let r = wordsWithPrefix(String(chars[..<heads.count]), within: heads[heads.count - 1]),
-              !r.isEmpty {
+        while heads.count <= chars.count, case let r = beginning(Array(chars[..<heads.count]), heads[heads.count - 1]), !r.isEmpty {
             heads.append(r)
         }
-        var ids = Set<Int>(), looked = Set<String>()
-        func look(_ variant: [Character], editAt i: Int) {
-            let v = String(variant)
-            if looked.insert(v).inserted { ids.formUnion(wordsWithPrefix(v, within: heads[i])) }
-        }
+        var ids = Set<Int>()
+        // One buffer for the variants of one length, one for the others: an array made per
+        // variant was most of their cost. A variant made twice is looked up twice (cheaper than
+        // remembering which were).
+        var same = chars, other: [Unit] = []
+        other.reserveCapacity(chars.count + 1)
+        func look(_ variant: [Unit], editAt i: Int) { ids.formUnion(beginning(variant, heads[i])) }
         for i in 0..<min(chars.count, heads.count) {
-            var d = chars
-            d.remove(at: i)
-            look(d, editAt: i)
-            for c in Self.editAlphabet where c != chars[i] {
-                var s = chars
-                s[i] = c
-                look(s, editAt: i)
+            other.removeAll(keepingCapacity: true)
+            other += chars[..<i]
+            other += chars[(i + 1)...]
+            look(other, editAt: i)
+            for c in alphabet where c != chars[i] {
+                same[i] = c
+                look(same, editAt: i)
             }
+            same[i] = chars[i]
             if i + 1 < chars.count {
-                var t = chars
-                t.swapAt(i, i + 1)
-                look(t, editAt: i)
+                same.swapAt(i, i + 1)
+                look(same, editAt: i)
+                same.swapAt(i, i + 1)
             }
         }
         for i in 0..<min(chars.count + 1, heads.count) {
-            for c in Self.editAlphabet {
-                var s = chars
-                s.insert(c, at: i)
-                look(s, editAt: i)
+            for c in alphabet {
+                other.removeAll(keepingCapacity: true)
+                other += chars[..<i]
+                other.append(c)
+                other += chars[i...]
+                look(other, editAt: i)
             }
         }
         return ids.sorted()
     }
 
+    static let editBytes = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
     static let editAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
 
     /// Does one of the words begin with `prefix`, or with something one edit from it (4+ letters)?
@@ -768,6 +810,34 @@ extension AddressSearch {
         }
         return out
     }()
+
+    /// The states named in two words or more ("new york", "north carolina", "district of
+    /// columbia"), as their typed words are read (`AddressText.tokens`), with their codes.
+    static let multiWordStates: [(words: [String], code: String)] =
+        AddressVocabulary.states.filter { $0.key.contains(" ") }.map { (AddressText.tokens($0.key), $0.value) }.sorted { $0.code < $1.code }
+
+    /// The codes of the states of several words (`multiWordStates`) whose name the words at
+    /// `k` belong to: the name's words one after another in `typed`, each whole, or begun where
+    /// `begun` says the word at that position is still being typed, the name itself cut short
+    /// where the text ends ("…, Raleigh, North Car").
+    static func multiWordStates(at k: Int, of typed: [String], begun: (Int) -> WordBegun?) -> [String] {
+        var out: [String] = []
+        for (name, code) in multiWordStates where !out.contains(code) {
+            for t in name.indices where k - t >= 0 {
+                let start = k - t
+                let fits = name.indices.allSatisfy { j in
+                    let i = start + j
+                    guard i < typed.count else { return true }
+                    return begun(i).map { $0.begins(name[j]) } ?? (typed[i] == name[j])
+                }
+                if fits {
+                    out.append(code)
+                    break
+                }
+            }
+        }
+        return out
+    }
 
     /// The states whose one-word name begins with each beginning ("ore" → "or"): a lookup per
     /// keystroke, where scanning the names was a tenth of suggest.
@@ -872,6 +942,10 @@ extension AddressSearch {
                         for code in Self.statesByNamePrefix[start] ?? [] where !out.contains(code) { out.append(code) }
                     }
                 }
+            }
+            // "…, Raleigh, North Carolina", "…, Albany, New Y": each word of the state's name.
+            for code in Self.multiWordStates(at: k, of: typed, begun: { isPrefix($0) ? prefix : nil }) where !out.contains(code) {
+                out.append(code)
             }
             statesNamedMemo[k] = out
             return out
