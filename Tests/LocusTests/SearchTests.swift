@@ -756,8 +756,7 @@ import Testing
         var crossing = SuggestRequest(text: "Main St & S")
         crossing.maxResults = 10
         #expect(try locator.suggest(crossing).suggestions.count == 10)
-        let cost = try FuzzFindingsTests.fastestOf11 { _ = try locator.suggest(crossing) }
-        let peer = try FuzzFindingsTests.fastestOf11 { _ = try locator.geocode(GeocodeRequest(.text("SE Main St & SE 52nd Ave"))) }
+        let (cost, peer) = try FuzzFindingsTests.fastest(of: { _ = try locator.suggest(crossing) }, against: { _ = try locator.geocode(GeocodeRequest(.text("SE Main St & SE 52nd Ave"))) })
         #expect(cost < peer * 3, "\(cost) against \(peer) for geocoding one crossing")
     }
 }
