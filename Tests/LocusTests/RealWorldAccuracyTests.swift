@@ -829,6 +829,39 @@ import Testing
         }
     }
 
+    // MARK: Failure classes as the geocoder reads the recorded street
+
+    /// A forward failure is classed against the street the city recorded, read as the geocoder
+    /// reads it: initials ("M L KING"), the dataset's synonyms (a renamed street's old name), a
+    /// side's directional ("W SIDE/") that is the marker's, and a slash after a type that parts
+    /// two streets. Each was `wrong_street` before (224 of the dev trees' 345), whatever the
+    /// answer's street. A name read only through a typo of another's stays another street. Each
+    /// row stands 600 m north of the answer, so that it fails and is classed.
+    @Test(arguments: [
+        ("2800 NE M L KING BLVD", "right_street_too_far"),   // initials
+        ("3000 NE PORTLAND BLVD", "right_street_too_far"),   // a synonym: NE Rosa Parks Way
+        ("3000 N M L KING BLVD", "wrong_directional"),       // initials, on NE's
+        ("W SIDE/ N KERBY AVE", "street_only"),              // a side's directional
+        ("SE COR/ NE 60TH AVE/ NE COLUMBIA BLVD", "right_street_too_far"), // two streets parted by "/"
+        ("100 SW LOOP DR", "wrong_street"),                  // no such street: read as a typo of SW Loon Dr
+    ])
+    func aFailureIsClassedByTheStreetTheGeocoderReads(_ text: String, _ expected: String) async throws {
+        var request = GeocodeRequest(.text(text))
+        request.maxResults = 1
+        let top = try #require(try locator.geocode(request).candidates.first)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locus-classes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let truth = dir.appendingPathComponent("truth.csv")
+        let quoted = "\"" + text + "\""
+        try "address,lon,lat\n\(quoted),\(top.location.x),\(top.location.y + 0.0054)\n".write(to: truth, atomically: true, encoding: .utf8)
+        var options = TruthEvaluationOptions()
+        options.reverse = false
+        let report = try await TruthEvaluation.run(truth: truth.path, index: index, options: options)
+        let failed = try #require(report.forward).failures.filter { $0.count > 0 }.map(\.name)
+        #expect(failed == [expected], "\(text) → \(top.address) [\(top.matchType)]")
+    }
+
     // MARK: The whole development file, by failure class
 
     @Test func devTreesByFailureClass() async throws {

@@ -714,19 +714,36 @@ extension AddressSearch {
     ///
     /// A synonym's street competes with what the text names as typed (an old name may still be a
     /// street elsewhere), one point behind it.
-    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
-        guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly, memo: memo) }
+    func matchStreets(_ typed: [String], fuzzyOnly: Bool = false, typos: Bool = true, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
+        guard let replaced = synonyms.apply(typed) else { return matchStreetNames(typed, fuzzyOnly: fuzzyOnly, typos: typos, memo: memo) }
         let note = "\"\(typed.joined(separator: " "))\" read as \"\(replaced.joined(separator: " "))\" (synonym, −1)"
         var best: [Int32: (Double, [String])] = [:]
-        for (s, p, n) in matchStreetNames(replaced, fuzzyOnly: fuzzyOnly, memo: memo) { best[s] = (p + 1, [note] + n) }
-        for (s, p, n) in matchStreetNames(typed, fuzzyOnly: fuzzyOnly, memo: memo) where p < best[s]?.0 ?? .infinity { best[s] = (p, n) }
+        for (s, p, n) in matchStreetNames(replaced, fuzzyOnly: fuzzyOnly, typos: typos, memo: memo) { best[s] = (p + 1, [note] + n) }
+        for (s, p, n) in matchStreetNames(typed, fuzzyOnly: fuzzyOnly, typos: typos, memo: memo) where p < best[s]?.0 ?? .infinity { best[s] = (p, n) }
         return best.sorted { $0.key < $1.key }.map { ($0.key, $0.value.0, $0.value.1) }
+    }
+
+    /// The published names of the streets a typed street name (its tokens, as the parser gives
+    /// them) reads as with no typo: as typed, through the dataset's synonyms, a route's other
+    /// names, without a middle initial or Jr, as initials or as an unambiguous word's prefix.
+    /// Whatever its directional and type. The evaluation judges a candidate's street by it: the
+    /// city's "NE M L KING BLVD" names NE Martin Luther King Jr Blvd, "NE PORTLAND BLVD" NE Rosa
+    /// Parks Way, and neither is another street; "SW LOOP DR" (a typo of SW Loon Dr's name) is.
+    public func streetsNamedWithoutTypo(_ tokens: [String]) -> Set<String> {
+        Set(matchStreets(tokens, typos: false).compactMap { s, _, _ in addresses.streets.indices.contains(Int(s)) ? addresses.streets[Int(s)] : nil })
+    }
+
+    /// The street a typed name stands for in the dataset's synonyms, directional and type
+    /// included ("ne portland blvd" → "ne rosa parks way"); nil when it has none.
+    public func synonym(of tokens: [String]) -> [String]? {
+        synonyms.apply(tokens)
     }
 
     /// A compass direction after a route's number as the letter of the number ("99 E" → 99e).
     static let routeLetters = ["east": "e", "west": "w", "north": "n", "south": "s"]
 
-    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
+    /// `typos`: false leaves out the names within the typo allowance (nothing else reads typos).
+    func matchStreetNames(_ tokens: [String], fuzzyOnly: Bool, typos: Bool = true, memo: QueryMemo? = nil) -> [(Int32, Double, [String])] {
         var baseNotes: [String] = []
         var parts = StreetNameParts(tokens: tokens)
         var basePenalty = 0.0
@@ -750,7 +767,7 @@ extension AddressSearch {
             let joined = parts.core.dropLast() + [route.number + letter]
             let alternative = [parts.predirectional].compactMap { $0 } + joined + [parts.type].compactMap { $0 }
             let note = "\"\(route.number) \(direction)\" read as route \(route.number)\(letter.uppercased()) (−1)"
-            for (s, p, n) in matchStreetNames(alternative, fuzzyOnly: false, memo: memo) { found.append((s, p + basePenalty + 1, baseNotes + [note] + n)) }
+            for (s, p, n) in matchStreetNames(alternative, fuzzyOnly: false, typos: typos, memo: memo) { found.append((s, p + basePenalty + 1, baseNotes + [note] + n)) }
         }
         func collect(_ core: String, penalty: Double, note: String?, loose: Bool = false) {
             let list = loose ? streetsByLooseCore[core] ?? [] : streets(withCore: core).map(Array.init) ?? []
@@ -817,7 +834,7 @@ extension AddressSearch {
         if found.isEmpty, !fuzzyOnly, let core = prefixCore(parts.core, type: parts.type) {
             collect(core, penalty: 5, note: "\"\(key)\" read as short for \"\(core)\" (−5)")
         }
-        if found.isEmpty {
+        if found.isEmpty, typos {
             for (candidate, distance) in memo?.fuzzyCores(key, in: self) ?? fuzzyCores(key) {
                 collect(candidate, penalty: Double(8 * distance), note: "name \"\(key)\" matched \"\(candidate)\" with \(distance) edit\(distance > 1 ? "s" : "") (−\(8 * distance))")
             }

@@ -792,8 +792,10 @@ extension AddressSearch {
         return ids.sorted()
     }
 
-    static let editBytes = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    /// What a typo in a prefix may have replaced or dropped: a letter or digit of a name, as
+    /// `Character`s and as the same bytes (the ASCII path).
     static let editAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+    static let editBytes = editAlphabet.compactMap(\.asciiValue)
 
     /// Does one of the words begin with `prefix`, or with something one edit from it (4+ letters)?
     func prefixMatches(_ prefix: String, in words: [String]) -> (matched: Bool, typo: Bool) {
