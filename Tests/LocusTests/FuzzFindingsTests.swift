@@ -321,8 +321,8 @@ import Testing
     /// The calling thread's CPU time for `cost` and for `peer`, each the fastest of 15 runs taken
     /// in turn: the work itself, whatever else the machine runs. The wall clock's median of 11 went
     /// over its bound in a full test run, beside the other suites; so did the fastest of 11 runs of
-    /// one and then 11 of the other (a fresh clone's CI, 1.63 times the peer against 1.15 when
-    /// measured alone), when a neighbouring suite's load fell on one side's runs only.
+    /// one and then 11 of the other (a fresh clone's CI, 1.63 times the peer against 1.23–1.40 in
+    /// runs of the suite alone), when a neighbouring suite's load fell on one side's runs only.
     static func fastest(of cost: () throws -> Void, against peer: () throws -> Void) rethrows
         -> (cost: Duration, peer: Duration) {
         let now = threadCPUTime
