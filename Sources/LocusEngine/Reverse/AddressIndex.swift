@@ -58,6 +58,8 @@ public final class AddressIndex: Sendable {
         /// The neighbouring lots on the same side of the same street, by number (-1: none).
         public var previous: Int32
         public var next: Int32
+
+        var lonLat: GeoPoint { GeoPoint(x: lon, y: lat) }
     }
 
     public let grid: Grid

@@ -340,7 +340,7 @@ extension AddressSearch {
     }
 
     /// Lower is better: distance to the bias point in km when there is one, else fewer addresses
-    /// (a smaller place) ranks lower. The location is read only for an extent or a bias point:
+    /// (a smaller place) ranks lower. The location is worked out only for an extent or a bias point:
     /// a street place's is its representative point, somewhere in 17 MB of points, and reading
     /// one per place marked was 18 % of the samples of "rtland&ortlan|rtland potl", thousands of
     /// places named (the geocoder fuzzer's `found-a-towns-name-as-both-streets`).
@@ -370,9 +370,8 @@ extension AddressSearch {
         let keep = request.maxResults * 2
         for c in mark.indices where mark[c] == constraint {
             let sp = streetPlaces[c]
-            let rep = Int(sp.representative)
-            guard let r = rank(GeoPoint(x: addresses.points.lon(rep), y: addresses.points.lat(rep)), popularity: Int(sp.count),
-                               request, quality: quality) else { continue }
+            guard let r = rank(addresses.points[Int(sp.representative)].lonLat, popularity: Int(sp.count), request, quality: quality)
+            else { continue }
             if out.count >= keep, r >= worstKept { continue }
             let l = localities[Int(sp.locality)]
             let text = [addresses.streetDisplay[Int(sp.street)], l.city, l.state].filter { !$0.isEmpty }.joined(separator: ", ")
@@ -625,8 +624,9 @@ extension AddressSearch {
                 if let x = axes[a], let y = axes[b], abs(x.east * y.east + x.north * y.north) >= parallel { continue }
                 let (ea, eb) = (boxes[a], boxes[b])
                 guard !ea.isEmpty, !eb.isEmpty, ea.intersects(eb) else { continue }
-                let middle = GeoPoint(x: (max(ea.minX, eb.minX) + min(ea.maxX, eb.maxX)) / 2, y: (max(ea.minY, eb.minY) + min(ea.maxY, eb.maxY)) / 2)
-                guard let r = rank(middle, popularity: Int(count) + Int(sb.count), request, quality: quality),
+                // The middle of where the boxes meet, worked out only where the rank needs it.
+                guard let r = rank(GeoPoint(x: (max(ea.minX, eb.minX) + min(ea.maxX, eb.maxX)) / 2,
+                                            y: (max(ea.minY, eb.minY) + min(ea.maxY, eb.maxY)) / 2), popularity: Int(count) + Int(sb.count), request, quality: quality),
                       pairs.count < keep || r < worstKept else { continue }
                 pairs.append((a, b, r))
                 if pairs.count > keep * 4 {
@@ -1162,15 +1162,14 @@ extension AddressSearch {
                 let p = addresses.points[a]
                 let written = HouseNumber.digits(of: Int(p.number))
                 guard written.hasPrefix(digits) else { continue }
-                guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: written == digits ? 0 : 0.2) else { continue }
+                guard let r = rank(p.lonLat, popularity: 1, request, quality: written == digits ? 0 : 0.2) else { continue }
                 out.append((r, Suggestion(text: addresses.components(of: a).formatted, type: .address, key: "a\(a)")))
             }
             if !out.isEmpty { return out }
         }
         guard let number = typedNumber(digits), let list = byNumber[number] else { return [] }
         for a in list.prefix(request.near == nil ? request.maxResults : list.count) {
-            let p = addresses.points[Int(a)]
-            guard let r = rank(GeoPoint(x: p.lon, y: p.lat), popularity: 1, request, quality: 0.5) else { continue }
+            guard let r = rank(addresses.points[Int(a)].lonLat, popularity: 1, request, quality: 0.5) else { continue }
             out.append((r, Suggestion(text: addresses.components(of: Int(a)).formatted, type: .address, key: "a\(a)")))
         }
         return out
