@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Every text of a file (one per line, as `locus-bench suggest --write-prefixes` writes them) suggested
-by two servers: prints the texts whose suggestions differ (the first 15) and how many did.
+by two servers: prints the texts whose suggestions differ (the first 15) and how many did. With
+--geocode, the texts are geocoded instead (explain on, at most 10 candidates) and whole answers
+compared: candidates, scores, locations, keys and notes.
 
     python3 scripts/suggest_diff.py /tmp/old.sock /tmp/new.sock prefixes.txt
+    python3 scripts/suggest_diff.py --geocode /tmp/old.sock /tmp/new.sock crossings.txt
 """
 import json
 import socket
@@ -10,23 +13,32 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: suggest_diff.py SOCKET_A SOCKET_B TEXTS")
+    args = sys.argv[1:]
+    geocode = bool(args) and args[0] == "--geocode"
+    if geocode:
+        args = args[1:]
+    if len(args) != 3:
+        sys.exit("usage: suggest_diff.py [--geocode] SOCKET_A SOCKET_B TEXTS")
 
     def conn(path):
         s = socket.socket(socket.AF_UNIX)
         s.connect(path)
         return s.makefile("rwb")
 
-    a, b = conn(sys.argv[1]), conn(sys.argv[2])
+    a, b = conn(args[0]), conn(args[1])
 
     def ask(f, i, text):
-        f.write((json.dumps({"id": i, "op": "suggest", "text": text}) + "\n").encode())
+        request = ({"id": i, "op": "geocode", "text": text, "explain": True, "max_results": 10} if geocode
+                   else {"id": i, "op": "suggest", "text": text})
+        f.write((json.dumps(request) + "\n").encode())
         f.flush()
-        return [x["text"] for x in (json.loads(f.readline()).get("result") or {}).get("suggestions", [])]
+        result = json.loads(f.readline()).get("result") or {}
+        if geocode:
+            return [json.dumps(c, sort_keys=True) for c in result.get("candidates", [])]
+        return [x["text"] for x in result.get("suggestions", [])]
 
     differ = 0
-    for i, line in enumerate(open(sys.argv[3])):
+    for i, line in enumerate(open(args[2], encoding="utf-8", errors="replace")):
         text = line.rstrip("\n")
         ra, rb = ask(a, i, text), ask(b, i, text)
         if ra != rb:

@@ -28,8 +28,12 @@ struct StreetPointCells {
         let number: Int32
     }
 
-    /// `list`'s points by their positions in it.
-    init(_ list: Slice<StoredIDs>, points: PointTable, scale: LocalMetricScale, size: Double) {
+    /// The box of the points kept, in metres (`position(of:)`); empty when none is.
+    private(set) var extent = Envelope.empty
+
+    /// `list`'s points by their positions in it; with `near`, only those within one of its boxes
+    /// (metres, as `position(of:)` gives them).
+    init(_ list: Slice<StoredIDs>, points: PointTable, scale: LocalMetricScale, size: Double, near boxes: [Envelope]? = nil) {
         self.size = size
         self.points = points
         self.scale = scale
@@ -37,7 +41,9 @@ struct StreetPointCells {
         for k in list.indices {
             let i = Int(list[k])
             guard let p = position(of: list[k]), let c = cell(p.x, p.y) else { continue }
+            if let boxes, !boxes.contains(where: { $0.contains(x: p.x, y: p.y) }) { continue }
             entries.append(Entry(column: c.column, row: c.row, index: k, x: p.x, y: p.y, number: points.number(i)))
+            extent.extend(x: p.x, y: p.y)
         }
         entries.sort { ($0.column, $0.row, $0.index) < ($1.column, $1.row, $1.index) }
     }
