@@ -1819,6 +1819,7 @@ extension AddressSearch {
         // `a`'s boxes are of its list's stretches of `crossingChunk` points, in number order
         // along each place's street: a box of the whole street spans every town it is in.
         var nearA: [Envelope] = []
+        let (marginA, marginB) = (2.5 * reach, 1.5 * reach)
         var k = a.startIndex
         while k < a.endIndex {
             let end = min(a.endIndex, k + Self.crossingChunk)
@@ -1827,14 +1828,15 @@ extension AddressSearch {
                 let x = points.lon(Int(id)) * s.metresPerDegreeX, y = points.lat(Int(id)) * s.metresPerDegreeY
                 if x.isFinite, y.isFinite { e.extend(x: x, y: y) }
             }
-            let r = 2.5 * reach
-            if !e.isEmpty { nearA.append(Envelope(minX: e.minX - r, minY: e.minY - r, maxX: e.maxX + r, maxY: e.maxY + r)) }
+            if !e.isEmpty {
+                nearA.append(Envelope(minX: e.minX - marginA, minY: e.minY - marginA, maxX: e.maxX + marginA, maxY: e.maxY + marginA))
+            }
             k = end
         }
         let cellsB = StreetPointCells(b, points: points, scale: s, size: reach, near: nearA)
         guard !cellsB.extent.isEmpty else { return [] }
-        let r = 1.5 * reach, kept = cellsB.extent
-        let nearB = Envelope(minX: kept.minX - r, minY: kept.minY - r, maxX: kept.maxX + r, maxY: kept.maxY + r)
+        let kept = cellsB.extent
+        let nearB = Envelope(minX: kept.minX - marginB, minY: kept.minY - marginB, maxX: kept.maxX + marginB, maxY: kept.maxY + marginB)
         func goesOn(_ id: Int32) -> Bool {
             guard let p = cellsB.position(of: id) else { return false }
             let number = points.number(Int(id))
