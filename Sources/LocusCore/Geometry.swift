@@ -47,6 +47,14 @@ public struct Envelope: Hashable, Sendable, Codable {
         x >= minX && x <= maxX && y >= minY && y <= maxY
     }
 
+    /// Wider by `dx` each side and taller by `dy` each side.
+    public func expanded(x dx: Double, y dy: Double) -> Envelope {
+        Envelope(minX: minX - dx, minY: minY - dy, maxX: maxX + dx, maxY: maxY + dy)
+    }
+
+    /// Larger by `d` every way.
+    public func expanded(by d: Double) -> Envelope { expanded(x: d, y: d) }
+
     public func intersects(_ other: Envelope) -> Bool {
         !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
     }

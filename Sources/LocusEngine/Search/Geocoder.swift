@@ -1825,18 +1825,14 @@ extension AddressSearch {
             let end = min(a.endIndex, k + Self.crossingChunk)
             var e = Envelope.empty
             for id in a[k..<end] {
-                let x = points.lon(Int(id)) * s.metresPerDegreeX, y = points.lat(Int(id)) * s.metresPerDegreeY
-                if x.isFinite, y.isFinite { e.extend(x: x, y: y) }
+                if let p = StreetPointCells.position(of: id, in: points, scale: s) { e.extend(x: p.x, y: p.y) }
             }
-            if !e.isEmpty {
-                nearA.append(Envelope(minX: e.minX - marginA, minY: e.minY - marginA, maxX: e.maxX + marginA, maxY: e.maxY + marginA))
-            }
+            if !e.isEmpty { nearA.append(e.expanded(by: marginA)) }
             k = end
         }
         let cellsB = StreetPointCells(b, points: points, scale: s, size: reach, near: nearA)
         guard !cellsB.extent.isEmpty else { return [] }
-        let kept = cellsB.extent
-        let nearB = Envelope(minX: kept.minX - marginB, minY: kept.minY - marginB, maxX: kept.maxX + marginB, maxY: kept.maxY + marginB)
+        let nearB = cellsB.extent.expanded(by: marginB)
         func goesOn(_ id: Int32) -> Bool {
             guard let p = cellsB.position(of: id) else { return false }
             let number = points.number(Int(id))

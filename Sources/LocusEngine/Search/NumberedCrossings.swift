@@ -124,7 +124,7 @@ extension AddressSearch {
         guard !e.isEmpty else { return nil }
         let s = LocalMetricScale(latitude: (e.minY + e.maxY) / 2)
         let dx = metres / s.metresPerDegreeX, dy = metres / s.metresPerDegreeY
-        return Envelope(minX: e.minX - dx, minY: e.minY - dy, maxX: e.maxX + dx, maxY: e.maxY + dy)
+        return e.expanded(x: dx, y: dy)
     }
 
     /// Points of the numbered street its line near the place is read from.

@@ -50,7 +50,10 @@ struct StreetPointCells {
 
     /// Metres east and north of the point's (from lon/lat 0, 0 at the street's scale); nil for a
     /// damaged coordinate (NaN, huge), which is in no cell and meets nothing.
-    func position(of id: Int32) -> (x: Double, y: Double)? {
+    func position(of id: Int32) -> (x: Double, y: Double)? { Self.position(of: id, in: points, scale: scale) }
+
+    /// `position(of:)` without cells: the same metres, for boxes that must hold what cells hold.
+    static func position(of id: Int32, in points: PointTable, scale: LocalMetricScale) -> (x: Double, y: Double)? {
         let x = points.lon(Int(id)) * scale.metresPerDegreeX, y = points.lat(Int(id)) * scale.metresPerDegreeY
         guard x.isFinite, y.isFinite else { return nil }
         return (x, y)

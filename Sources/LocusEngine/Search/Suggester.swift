@@ -703,7 +703,7 @@ extension AddressSearch {
                     guard !e.isEmpty else { continue }
                     let scale = LocalMetricScale(latitude: e.minY)
                     let (dx, dy) = (Self.crossingGap / 2 / scale.metresPerDegreeX, Self.crossingGap / 2 / scale.metresPerDegreeY)
-                    boxes[k] = Envelope(minX: e.minX - dx, minY: e.minY - dy, maxX: e.maxX + dx, maxY: e.maxY + dy)
+                    boxes[k] = e.expanded(x: dx, y: dy)
                 }
             }
             return boxes
