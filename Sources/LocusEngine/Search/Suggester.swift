@@ -21,6 +21,8 @@ struct SuggestContext {
     var near: GeoPoint?
     var extent: Envelope?
     var nearScale: LocalMetricScale?
+    /// Shared by every reading of the one request (copies of the context share it).
+    let memo = SuggestMemo()
 
     init(_ r: SuggestRequest) {
         text = r.text
@@ -28,6 +30,32 @@ struct SuggestContext {
         near = r.near
         extent = r.extent
         nearScale = r.near.map { LocalMetricScale(latitude: $0.y) }
+    }
+}
+
+/// The typo searches one suggest has done, for its other readings: a text is read as typed, again
+/// with its real words through their typos, with types as initials, without its region, as a
+/// crossing's two streets, and once more without a unit; each reading searched the same word's
+/// typos again (`fuzzyWords` was 14 % of the samples of a garbage suggest the geocoder fuzzer
+/// found). Geocode has `QueryMemo` for the same.
+final class SuggestMemo {
+    private var words: [String: [(Int32, Int)]] = [:]
+    private var prefixWords: [String: [Int]] = [:]
+
+    /// `AddressSearch.fuzzyWords`, once per word.
+    func fuzzyWords(_ word: String, in search: AddressSearch) -> [(Int32, Int)] {
+        if let known = words[word] { return known }
+        let found = search.fuzzyWords(word)
+        words[word] = found
+        return found
+    }
+
+    /// `AddressSearch.fuzzyPrefixWords`, once per prefix.
+    func fuzzyPrefixWords(_ prefix: String, in search: AddressSearch) -> [Int] {
+        if let known = prefixWords[prefix] { return known }
+        let found = search.fuzzyPrefixWords(prefix)
+        prefixWords[prefix] = found
+        return found
     }
 }
 
@@ -364,7 +392,7 @@ extension AddressSearch {
     /// street place, which placing a number on it needs.
     private func streetSuggestions(words: [String], prefix: WordBegun?,
                                    _ request: SuggestContext) -> [(rank: Double, place: Int, suggestion: Suggestion)] {
-        guard let (mark, constraint, quality) = streetPlacesMatching(words: words, prefix: prefix) else { return [] }
+        guard let (mark, constraint, quality) = streetPlacesMatching(words: words, prefix: prefix, request.memo) else { return [] }
         var out: [(rank: Double, place: Int, suggestion: Suggestion)] = []
         var worstKept = Double.infinity
         let keep = request.maxResults * 2
@@ -394,13 +422,14 @@ extension AddressSearch {
     /// streets need them gathered (ranked off the marks, street suggestions were 1.10 times as
     /// fast at p50 as when every keystroke gathered them: BENCHMARKS.md, "Suggest ranks street
     /// places off their marks again").
-    private func streetPlacesMatching(words: [String], prefix: WordBegun?) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
-        if let found = streetPlacesMatching(reading: words, prefix: prefix) { return found }
+    private func streetPlacesMatching(words: [String], prefix: WordBegun?,
+                                      _ memo: SuggestMemo) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
+        if let found = streetPlacesMatching(reading: words, prefix: prefix, memo) { return found }
         // "SE Hawthorn Blvd": a word of some street's name misspelt for another's (SE Hawthorne
         // Blvd) matched whole, so its typos were never read and nothing was suggested, though
         // geocode found it. Read once more with such words read through their typos as well.
         if words.contains(where: mayBeRealWordTypo),
-           let found = streetPlacesMatching(reading: words, prefix: prefix, realWordTypos: true) { return found }
+           let found = streetPlacesMatching(reading: words, prefix: prefix, memo, realWordTypos: true) { return found }
         // "SE ML King": canonical form read "ML" as the type Mill; read once more with it as the
         // initials it was typed as, only when the text named nothing (suggested nothing before).
         // Not when the reading would pass the letters of initials read: garbage full of short
@@ -408,20 +437,25 @@ extension AddressSearch {
         // (`FuzzFindingsTests.manyInitialsAreNoStreet`).
         guard let initials = Self.typesReadAsInitials(words, then: prefix?.canonical),
               initials.reduce(0, { $0 + (isInitials($1) ? $1.count : 0) }) <= Self.initialLettersRead else { return nil }
-        return streetPlacesMatching(reading: initials, prefix: prefix)
+        return streetPlacesMatching(reading: initials, prefix: prefix, memo)
     }
 
     /// A whole word of the index's names that may still be a typo of another's: a name word
     /// long enough to carry one, no directional or type (given, they are evidence) and no number
     /// ("5th" is no typo of "57th").
     private func mayBeRealWordTypo(_ w: String) -> Bool {
+        Self.mayCarryTypo(w) && vocabularyID(w) != nil
+    }
+
+    /// `mayBeRealWordTypo` but for being a word of the index's names.
+    private static func mayCarryTypo(_ w: String) -> Bool {
         w.count >= 4 && !w.contains(where: \.isNumber) && !StreetNameParts.directionals.contains(w)
-            && !StreetNameParts.types.contains(w) && vocabularyID(w) != nil
+            && !StreetNameParts.types.contains(w)
     }
 
     /// `streetPlacesMatching` for one reading of the words; nil as soon as a word leaves no
     /// street place marked. `realWordTypos`: read each `mayBeRealWordTypo` word through its typos.
-    private func streetPlacesMatching(reading words: [String], prefix: WordBegun?,
+    private func streetPlacesMatching(reading words: [String], prefix: WordBegun?, _ memo: SuggestMemo,
                                       realWordTypos: Bool = false) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
         var mark = [UInt8](repeating: 0, count: streetPlaces.count)
         var quality = 0.0
@@ -441,14 +475,14 @@ extension AddressSearch {
         // geocoder fuzzer), though "ortl" after them, initials too many, named nothing.
         let typed = words.prefix(8).map { w in
             let id = vocabularyID(w)
-            return (word: w, id: id, throughTypos: id != nil && realWordTypos && mayBeRealWordTypo(w))
+            return (word: w, id: id, throughTypos: id != nil && realWordTypos && Self.mayCarryTypo(w))
         }
         let wholeFirst = typed.contains { $0.id != nil && !$0.throughTypos }
         let read = typed.map { t in
-            (t.word, t.id, t.id == nil ? (!wholeFirst && isInitials(t.word) ? 2_000 : 1) + t.word.count : t.throughTypos ? 1_000 : 0)
-        }.enumerated().sorted { ($0.element.2, $0.offset) < ($1.element.2, $1.offset) }.map(\.element)
+            (t, order: t.id == nil ? (!wholeFirst && isInitials(t.word) ? 2_000 : 1) + t.word.count : t.throughTypos ? 1_000 : 0)
+        }.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.0)
         // With initials to read, the places still marked, listed: nil before any word is read.
-        let listed = read.contains { $0.1 == nil && isInitials($0.0) }
+        let listed = read.contains { $0.id == nil && isInitials($0.word) }
         var current: [Int32]?, next: [Int32] = []
         // Marks the street places of these words as matching the word at `constraint`.
         // (Counted and listed in locals: the captured variables cost an exclusivity check each.)
@@ -506,9 +540,9 @@ extension AddressSearch {
             next += list
             return apply(EmptyCollection<Int>())
         }
-        for (w, id, _) in read {
+        for (w, id, throughTypos) in read {
             if let i = id {
-                if realWordTypos, mayBeRealWordTypo(w), case let fuzzy = fuzzyWords(w), !fuzzy.isEmpty {
+                if throughTypos, case let fuzzy = memo.fuzzyWords(w, in: self), !fuzzy.isEmpty {
                     quality += 1
                     guard apply([i] + fuzzy.map { Int($0.0) }) else { return nil }
                     continue
@@ -516,7 +550,7 @@ extension AddressSearch {
                 guard apply([i]) else { return nil }
             } else {
                 // A misspelt whole word: every word within the allowance.
-                let fuzzy = fuzzyWords(w)
+                let fuzzy = memo.fuzzyWords(w, in: self)
                 if fuzzy.isEmpty, isInitials(w), initialsHaveCompany() {
                     // Initials ("SE M L King", "TV Hwy"): each letter a word of the street begins
                     // with, as geocode reads them (`initialsCores`). Suggest had nothing for them.
@@ -543,7 +577,7 @@ extension AddressSearch {
             } else {
                 guard prefix.canonical.count >= 4 else { return nil }
                 quality += 1
-                guard apply(fuzzyPrefixWords(prefix.canonical)) else { return nil }
+                guard apply(memo.fuzzyPrefixWords(prefix.canonical, in: self)) else { return nil }
             }
         }
         guard constraint > 0 else { return nil }
@@ -594,7 +628,7 @@ extension AddressSearch {
         // instrumented); a second street's name is waited for ("N Lombard & N").
         guard StreetNameParts.namesMoreThanDirectionalAndType(first),
               StreetNameParts.namesMoreThanDirectionalAndType(second + (prefix.map { [$0.canonical] } ?? [])),
-              let (ones, oneMark, oneQuality) = streetPlacesMatching(words: first, prefix: nil) else { return [] }
+              let (ones, oneMark, oneQuality) = streetPlacesMatching(words: first, prefix: nil, request.memo) else { return [] }
         // The first street's places with most addresses, kept in a short list as they come (sorting
         // every place "st &" names was a twentieth of its suggest).
         var firsts: [(place: Int, locality: Int32, count: Int32)] = []
@@ -610,7 +644,7 @@ extension AddressSearch {
             if firsts.count > Self.crossingFirstPlaces { firsts.removeLast() }
         }
         guard !firsts.isEmpty, oneCount <= Self.crossingFirstStreetPlaces,
-              let (others, otherMark, otherQuality) = streetPlacesMatching(words: second, prefix: prefix) else { return [] }
+              let (others, otherMark, otherQuality) = streetPlacesMatching(words: second, prefix: prefix, request.memo) else { return [] }
         var otherCount = 0
         for k in others.indices where others[k] == otherMark { otherCount += 1 }
         if otherCount * firsts.count > Self.crossingPairsTested {
