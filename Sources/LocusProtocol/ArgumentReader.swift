@@ -16,6 +16,43 @@ struct ArgumentReader {
     /// The members of an object argument, read with the same limits.
     func nested(_ object: [String: JSONValue]) -> ArgumentReader { ArgumentReader(object, limits: limits) }
 
+    /// Refuses a key that is neither `known` nor one of `besides`, naming it, the known one it is
+    /// likely a misspelling of, and the known ones. The first such key in sorted order, so that
+    /// the same request always gets the same message.
+    func refuseUnknown(besides: [String] = [], known: [String], of owner: String, kind: String) throws(WireError) {
+        // The common case, every key known, costs a pass over a handful of short strings.
+        guard object.keys.contains(where: { !known.contains($0) && !besides.contains($0) }) else { return }
+        let unknown = object.keys.filter { !known.contains($0) && !besides.contains($0) }.sorted()
+        guard let key = unknown.first else { return }
+        var message = "\(owner) takes no \(kind) \"\(key.prefix(40))\""
+        if let meant = Self.likelyMeant(key, among: known) { message += " (did you mean \"\(meant)\"?)" }
+        message += known.isEmpty ? "; it takes none" : "; it takes \(known.joined(separator: ", "))"
+        throw WireError(.invalidArgument, message)
+    }
+
+    /// Other geocoders' names for the same options, as clients written for them send them.
+    private static let otherNames: [String: String] = [
+        "near": "location", "point": "location", "maxlocations": "max_results", "maxsuggestions": "max_results",
+        "limit": "max_results", "size": "max_results", "outsr": "out_wkid", "distance": "max_distance",
+        "singleline": "text", "q": "text", "query": "text", "magickey": "key", "spatialreference": "wkid",
+        "sr": "wkid", "insr": "wkid", "srid": "wkid", "epsg": "wkid", "zip": "postcode", "zipcode": "postcode",
+        "postal": "postcode", "postalcode": "postcode", "housenumber": "number", "searchextent": "extent",
+        "bbox": "extent", "lon": "x", "lng": "x", "longitude": "x", "lat": "y", "latitude": "y",
+    ]
+
+    /// The known key `key` most likely stands for: the same letters but for case and `_`/`-`
+    /// ("maxResults", "out-wkid"), another geocoder's name for it, or one or two letters off.
+    static func likelyMeant(_ key: String, among known: [String]) -> String? {
+        func squeezed(_ s: String) -> String { String(s.lowercased().filter { $0 != "_" && $0 != "-" }) }
+        let typed = squeezed(String(key.prefix(40)))
+        if let same = known.first(where: { squeezed($0) == typed }) { return same }
+        if let other = otherNames[typed], known.contains(other) { return other }
+        guard typed.count >= 4 else { return nil }
+        return known.map { ($0, EditDistance.distance(typed, squeezed($0), limit: 2)) }
+            .compactMap { name, d in d.map { (name, $0) } }
+            .min { $0.1 < $1.1 }?.0
+    }
+
     func string(_ key: String) throws(WireError) -> String? {
         switch object[key] {
         case nil, .null?: return nil
@@ -87,6 +124,7 @@ struct ArgumentReader {
             return nil
         case .object(let o)?:
             let p = nested(o)
+            try p.refuseUnknown(known: ["x", "y", "wkid"], of: key, kind: "member")
             guard let x = try p.double("x"), let y = try p.double("y") else {
                 throw WireError(.invalidArgument, "\(key) needs numbers x and y")
             }
@@ -110,6 +148,7 @@ struct ArgumentReader {
         case nil, .null?: return nil
         case .object(let o)?:
             let e = nested(o)
+            try e.refuseUnknown(known: ["xmin", "ymin", "xmax", "ymax"], of: key, kind: "member")
             guard let x0 = try e.double("xmin"), let y0 = try e.double("ymin"), let x1 = try e.double("xmax"), let y1 = try e.double("ymax"),
                   x0 < x1, y0 < y1 else {
                 throw WireError(.invalidArgument, "\(key) needs xmin < xmax and ymin < ymax")

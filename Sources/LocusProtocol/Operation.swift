@@ -16,6 +16,7 @@ import LocusWire
 ///     static let ping = Operation(
 ///         name: "ping", syntax: #"{"id":1,"op":"ping"}"#,
 ///         summary: "Answers at once: is the server alive.",
+///         arguments: [],
 ///         beforeAuthentication: true,
 ///         idempotent: true,
 ///         decode: { _ in },
@@ -32,6 +33,10 @@ public final class Operation: Sendable {
     public let name: String
     /// A request line showing every argument.
     public let syntax: String
+    /// The names of the arguments it takes, besides `id` and `op`. A request naming any other is
+    /// refused (`invalid_argument`): a client that misnames an option ("maxResults") would
+    /// otherwise get an answer without it and no word of why.
+    public let arguments: [String]
     public let summary: String
     /// Answered on a connection that has not authenticated yet (the server has tokens).
     public let beforeAuthentication: Bool
@@ -61,10 +66,12 @@ public final class Operation: Sendable {
 
     public static let named: [String: Operation] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
     public static let names = Set(all.map(\.name))
+    /// What every request line may carry besides its operation's arguments.
+    static let everyRequestsKeys = ["id", "op"]
 
     /// An operation the engine answers: `run` is the engine call, `answeredBy` where it runs.
     init<Arguments: Sendable, Result: Encodable & Sendable>(
-        name: String, syntax: String, summary: String,
+        name: String, syntax: String, summary: String, arguments: [String],
         decode: @escaping @Sendable (ArgumentReader) throws(WireError) -> Arguments,
         encode: @escaping @Sendable (Arguments) -> [String: JSONValue],
         answeredBy: @escaping @Sendable (Arguments) -> Answerer,
@@ -73,6 +80,7 @@ public final class Operation: Sendable {
         self.name = name
         self.syntax = syntax
         self.summary = summary
+        self.arguments = arguments
         beforeAuthentication = false
         // The engine only reads the index.
         isIdempotent = true
@@ -99,7 +107,7 @@ public final class Operation: Sendable {
 
     /// An operation the connection answers itself, as soon as it is read.
     init<Arguments: Sendable>(
-        name: String, syntax: String, summary: String, beforeAuthentication: Bool = false, idempotent: Bool,
+        name: String, syntax: String, summary: String, arguments: [String], beforeAuthentication: Bool = false, idempotent: Bool,
         decode: @escaping @Sendable (ArgumentReader) throws(WireError) -> Arguments,
         encode: @escaping @Sendable (Arguments) -> [String: JSONValue] = { _ in [:] },
         answer: @escaping @Sendable (Arguments, ConnectionCall) throws(WireError) -> ConnectionAnswer
@@ -107,6 +115,7 @@ public final class Operation: Sendable {
         self.name = name
         self.syntax = syntax
         self.summary = summary
+        self.arguments = arguments
         self.beforeAuthentication = beforeAuthentication
         isIdempotent = idempotent
         self.decode = { (reader) throws(WireError) in (try decode(reader), Answerer.connection) }
@@ -125,6 +134,7 @@ public final class Operation: Sendable {
     }
 
     func request(_ reader: ArgumentReader) throws(WireError) -> LocusRequest {
+        try reader.refuseUnknown(besides: Self.everyRequestsKeys, known: self.arguments, of: name, kind: "argument")
         let (arguments, answeredBy) = try decode(reader)
         return LocusRequest(self, arguments, answeredBy: answeredBy)
     }
@@ -156,13 +166,14 @@ public final class Operation: Sendable {
 }
 
 extension Operation: Encodable {
-    enum CodingKeys: String, CodingKey { case name, syntax, summary }
+    enum CodingKeys: String, CodingKey { case name, syntax, summary, arguments }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
         try c.encode(syntax, forKey: .syntax)
         try c.encode(summary, forKey: .summary)
+        try c.encode(arguments, forKey: .arguments)
     }
 }
 

@@ -98,6 +98,56 @@ import Testing
         #expect(try errorCode(line) == code)
     }
 
+    /// A key the operation does not take is refused, named with the one it likely stands for: it
+    /// was passed over, so "maxResults" got 5 suggestions and "near" no bias, with no word of why
+    /// (a measuring script of this project sent both for weeks).
+    @Test(arguments: [
+        (#"{"id":1,"op":"suggest","text":"100 ne al","maxResults":10}"#, #"suggest takes no argument "maxResults" (did you mean "max_results"?)"#),
+        (#"{"id":1,"op":"suggest","text":"100 ne al","near":{"x":-122.63,"y":45.57}}"#, #"(did you mean "location"?)"#),
+        (#"{"id":1,"op":"geocode","text":"100 ne alpha","outSR":102100}"#, #"(did you mean "out_wkid"?)"#),
+        (#"{"id":1,"op":"geocode","text":"100 ne alpha","min_scor":90}"#, #"(did you mean "min_score"?)"#),
+        (#"{"id":1,"op":"geocode","address":{"number":100,"street":"NE Alpha St","zip":"97211"}}"#, #"address takes no member "zip" (did you mean "postcode"?)"#),
+        (#"{"id":1,"op":"reverse","location":{"x":-122.65,"y":45.55},"layer":["areas"]}"#, #"(did you mean "layers"?)"#),
+        (#"{"id":1,"op":"reverse","location":{"x":-13651064,"y":5711325,"spatialReference":{"wkid":102100}}}"#, #"location takes no member "spatialReference" (did you mean "wkid"?)"#),
+        (#"{"id":1,"op":"suggest","text":"a","extent":{"xmin":-123,"ymin":45,"xmax":-122,"ymax":46,"wkid":4326}}"#, #"extent takes no member "wkid""#),
+        (#"{"id":1,"op":"ping","token":"t"}"#, #"ping takes no argument "token"; it takes none"#),
+        // Two unknown keys: the same one named every time, whatever the dictionary's order.
+        (#"{"id":1,"op":"within","location":{"x":-122.65,"y":45.55},"zz":1,"aa":2}"#, #"within takes no argument "aa"; it takes location, layer, nearest_within"#),
+    ])
+    func anArgumentTheOperationDoesNotTakeIsRefused(_ line: String, _ message: String) throws {
+        let r = try reply(line)
+        let error = try #require(r["error"] as? [String: Any])
+        #expect(error["code"] as? String == "invalid_argument")
+        #expect((error["message"] as? String)?.contains(message) == true, "\(error["message"] ?? "")")
+        #expect(r["id"] as? Int == 1)
+    }
+
+    /// Every argument an operation writes into a request line (`wireArguments`, what the CLI's
+    /// `--server` and `LocusClient` send) is one it declares and one its syntax shows, so that no
+    /// client of this project is refused its own requests.
+    @Test func everyOperationDeclaresTheArgumentsItWritesAndShows() throws {
+        func wire(_ line: String) throws -> [String: JSONValue] {
+            guard case .success(let decoded) = RequestDecoder().decode(Array(line.utf8)) else { throw WireError(.internalError, "not decoded: \(line)") }
+            return decoded.request.wireArguments
+        }
+        let written: [(LocusProtocol.Operation, [String: JSONValue])] = [
+            (.geocode, try wire(#"{"op":"geocode","text":"a","location":{"x":-122.6,"y":45.5}}"#)),
+            (.geocode, try wire(#"{"op":"geocode","address":{"number":"1","street":"a"}}"#)),
+            (.suggest, try wire(#"{"op":"suggest","text":"a","location":{"x":-122.6,"y":45.5},"extent":{"xmin":-123,"ymin":45,"xmax":-122,"ymax":46}}"#)),
+            (.reverse, try wire(#"{"op":"reverse","location":{"x":-122.6,"y":45.5},"out_wkid":3857,"layers":["areas"]}"#)),
+            (.within, try wire(#"{"op":"within","location":{"x":-122.6,"y":45.5},"nearest_within":10}"#)),
+            (.cancel, try wire(#"{"op":"cancel","request":1}"#)),
+            (.auth, try wire(#"{"op":"auth","token":"t"}"#)),
+            (.reload, try wire(#"{"op":"reload","path":"/x.locus"}"#)),
+        ]
+        for (operation, arguments) in written {
+            #expect(Set(arguments.keys).isSubset(of: operation.arguments), "\(operation.name): \(arguments.keys.sorted())")
+        }
+        for operation in Operation.all {
+            for argument in operation.arguments { #expect(operation.syntax.contains("\"\(argument)\""), "\(operation.name)'s syntax lacks \(argument)") }
+        }
+    }
+
     /// A whole-number id is echoed exactly: 9007199254740993 came back 9007199254740992.0 (the
     /// id of another request), and every id from 10^15 on as a float a strict decoder refuses.
     @Test(arguments: ["9007199254740993", "1000000000000000", "-9223372036854775808", "9223372036854775807", "0", "42"])

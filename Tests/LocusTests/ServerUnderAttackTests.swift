@@ -81,11 +81,13 @@ import Testing
         // The bar holds for a window of 400 pings, 2 ms apart. On a shared machine another
         // process can hold a core for several milliseconds at any moment (an idle server measured
         // the same way, with the suite running beside it, has had windows at p99 14 ms), so a
-        // window that misses the bar is measured again, up to five. A server that lets the attack
-        // hold its loops does not answer the 400 pings within 10 s at all (the server before
-        // worker threads answered 13–79 of them, p50 0.1–0.7 s), and is not measured again.
+        // window that misses the bar is measured again, up to ten (one fresh-clone CI run of five
+        // windows missed in all five, at p99 5.3–9.9 ms, on a commit whose runs before and after
+        // passed). A server that lets the attack hold its loops does not answer the 400 pings
+        // within 10 s at all (the server before worker threads answered 13–79 of them, p50
+        // 0.1–0.7 s), and is not measured again.
         var windows: [PingWindow] = []
-        for _ in 0..<5 {
+        for _ in 0..<10 {
             let before = try await attackers.asyncMap { try await $0.progress() }
             let pings = try await PingTimer.run(address, count: 400, gap: .milliseconds(2), giveUpAfter: .seconds(10), group: pingGroup)
             let after = try await attackers.asyncMap { try await $0.progress() }

@@ -613,10 +613,12 @@ extension AddressSearch {
 
     /// Where two streets typed with "&", "@", "and" or "at" between them meet ("NE 34th &
     /// Killings", "Killingsworth and NE 3"): the first street's words whole, the second's last
-    /// word begun. Of each pair of street places in one town that run across each other (not
-    /// within `continuationTurn` of parallel) and come within `crossingGap`, the likeliest pairs'
-    /// crossings in that town, keyed as geocode keys them. Typed so, the list emptied at the "&"
-    /// (the words of two streets are no one street's), though geocode found the crossing.
+    /// word begun. Of each pair of street places in one town that are not two streets within
+    /// `continuationTurn` of parallel (`crossingAxisSpan`) and come within `crossingGap`, the
+    /// likeliest pairs' crossings in that town, keyed as geocode keys them; where none meets, the
+    /// pairs whose points stop short of each other (`crossingApartGap`). Typed so, the list
+    /// emptied at the "&" (the words of two streets are no one street's), though geocode found
+    /// the crossing.
     /// `typed`: the text's tokens, the word being typed left out.
     private func crossingSuggestions(typed: ArraySlice<String>, prefix: WordBegun?, _ request: SuggestContext) -> [(Double, Suggestion)] {
         let skipped: Set<String> = ["#", "&", "@"]
@@ -656,32 +658,84 @@ extension AddressSearch {
         let boxes = streetPlaceBoxes
         let parallel = cos(Self.continuationTurn * .pi / 180)
         let quality = oneQuality + otherQuality
-        // The likeliest pairs, trimmed as they come (a prefix of one letter names thousands).
-        let keep = Self.crossingPairsRead * 4
-        var pairs: [(a: Int, b: Int, rank: Double)] = []
-        var worstKept = Double.infinity
+        // The likeliest pairs, trimmed as they come (a prefix of one letter names thousands):
+        // those whose points come near each other, and apart those whose points stop short of
+        // each other but whose lines geocode may still meet beyond them (`crossingBeyondPoints`).
+        var near = LikeliestPairs(keep: Self.crossingPairsRead * 4)
+        var apart = LikeliestPairs(keep: Self.crossingPairsRead * 4)
+        // One scale for the gaps: a town's streets lie within a fraction of a degree.
+        let scale = LocalMetricScale(latitude: boxes[firsts[0].place].minY)
+        let apartGap = Self.crossingApartGap * Self.crossingApartGap
         for b in others.indices where others[b] == otherMark {
             let sb = streetPlaces[b]
             guard let inTown = firstsIn[sb.locality] else { continue }
             for (a, count) in inTown where streetPlaces[a].street != sb.street {
-                if let x = axes[a], let y = axes[b], abs(x.east * y.east + x.north * y.north) >= parallel { continue }
+                if let x = axes[a], let y = axes[b], x.span >= Self.crossingAxisSpan, y.span >= Self.crossingAxisSpan,
+                   abs(x.east * y.east + x.north * y.north) >= parallel { continue }
                 let (ea, eb) = (boxes[a], boxes[b])
-                guard !ea.isEmpty, !eb.isEmpty, ea.intersects(eb) else { continue }
-                // The middle of where the boxes meet, worked out only where the rank needs it.
-                guard let r = rank(GeoPoint(x: (max(ea.minX, eb.minX) + min(ea.maxX, eb.maxX)) / 2,
-                                            y: (max(ea.minY, eb.minY) + min(ea.maxY, eb.maxY)) / 2), popularity: Int(count) + Int(sb.count), request, quality: quality),
-                      pairs.count < keep || r < worstKept else { continue }
-                pairs.append((a, b, r))
-                if pairs.count > keep * 4 {
-                    pairs.sort { ($0.rank, $0.a, $0.b) < ($1.rank, $1.a, $1.b) }
-                    pairs.removeLast(pairs.count - keep)
-                    worstKept = pairs.last?.rank ?? worstKept
+                guard !ea.isEmpty, !eb.isEmpty else { continue }
+                let meets = ea.intersects(eb)
+                if !meets {
+                    let gapX = (max(ea.minX, eb.minX) - min(ea.maxX, eb.maxX)) * scale.metresPerDegreeX
+                    let gapY = (max(ea.minY, eb.minY) - min(ea.maxY, eb.maxY)) * scale.metresPerDegreeY
+                    guard max(gapX, 0) * max(gapX, 0) + max(gapY, 0) * max(gapY, 0) <= apartGap else { continue }
                 }
+                // The middle of where the boxes meet (or of the gap between them), worked out
+                // only where the rank needs it.
+                guard let r = rank(GeoPoint(x: (max(ea.minX, eb.minX) + min(ea.maxX, eb.maxX)) / 2,
+                                            y: (max(ea.minY, eb.minY) + min(ea.maxY, eb.maxY)) / 2), popularity: Int(count) + Int(sb.count), request, quality: quality)
+                else { continue }
+                if meets { near.take(a, b, r) } else { apart.take(a, b, r) }
             }
         }
-        pairs.sort { ($0.rank, $0.a, $0.b) < ($1.rank, $1.a, $1.b) }
-        // Each pair of streets read once (a pair meets in several towns), the first whatever its
-        // size, the others while the points read stay within `crossingPointsRead`.
+        let found = readCrossings(near.best, quality: quality, request)
+        // Only when no pair whose points come near meets: such a pair is read first by geocode
+        // too, and reading the others costs a keystroke up to as much again.
+        return found.isEmpty ? readCrossings(apart.best, quality: quality, request) : found
+    }
+
+    /// How long (metres) a street place's points must run before the way its numbers rise
+    /// (`StreetAxis`) is taken for the way it runs, in telling streets side by side from streets
+    /// that cross. N Russell St's 170 m of points, whose numbers jump, rise north-north-west along
+    /// an east–west street: read as parallel to N Williams Ave and N Flint Ave, its crossings with
+    /// them (points 37 m apart) were suggested for no letter typed. Streets side by side ("NE 34th
+    /// Ave & NE 33") run kilometres.
+    static let crossingAxisSpan = 400.0
+
+    /// How far apart (metres between their boxes, each already `crossingGap` wider) two streets'
+    /// points may stop and still be read for a crossing where their lines meet: the most
+    /// `crossingBeyondPoints` looks beyond either's points. Pairs whose points come no nearer
+    /// were left out, so "NE 1st Ave & NE Broadway" (their lines meet 389 m beyond their points)
+    /// and "SE Clay St & SE M L King Blvd" (524 m) were suggested for no letter typed, though
+    /// geocode found them.
+    static let crossingApartGap = 2 * beyondPointsReach - crossingGap
+
+    /// The likeliest pairs of street places for a crossing, kept as they come: the best `keep`
+    /// by rank, trimmed when four times as many have come.
+    private struct LikeliestPairs {
+        let keep: Int
+        private(set) var pairs: [(a: Int, b: Int, rank: Double)] = []
+        private var worstKept = Double.infinity
+
+        init(keep: Int) { self.keep = keep }
+
+        mutating func take(_ a: Int, _ b: Int, _ r: Double) {
+            guard pairs.count < keep || r < worstKept else { return }
+            pairs.append((a, b, r))
+            if pairs.count > keep * 4 {
+                pairs.sort { ($0.rank, $0.a, $0.b) < ($1.rank, $1.a, $1.b) }
+                pairs.removeLast(pairs.count - keep)
+                worstKept = pairs.last?.rank ?? worstKept
+            }
+        }
+
+        var best: [(a: Int, b: Int, rank: Double)] { pairs.sorted { ($0.rank, $0.a, $0.b) < ($1.rank, $1.a, $1.b) } }
+    }
+
+    /// The crossings of `pairs` (likeliest first) as suggestions, each pair of streets read once
+    /// (a pair meets in several towns), the first whatever its size, the others while the points
+    /// read stay within `crossingPointsRead`.
+    private func readCrossings(_ pairs: [(a: Int, b: Int, rank: Double)], quality: Double, _ request: SuggestContext) -> [(Double, Suggestion)] {
         var read: [Int64: [ScoredMatch]] = [:]
         var pointsRead = 0
         var out: [(Double, Suggestion)] = []

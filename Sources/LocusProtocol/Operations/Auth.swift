@@ -4,6 +4,7 @@ extension Operation {
     public static let auth = Operation(
         name: "auth", syntax: #"{"id":1,"op":"auth","token":"…"}"#,
         summary: "Authenticates the connection when the server requires a token; until then only ping and auth are answered.",
+        arguments: ["token"],
         beforeAuthentication: true,
         idempotent: false,
         decode: { (a) throws(WireError) in

@@ -5,6 +5,7 @@ extension Operation {
     public static let cancel = Operation(
         name: "cancel", syntax: #"{"id":2,"op":"cancel","request":1}"#,
         summary: "Cancels a pending request of this connection by its id.",
+        arguments: ["request"],
         idempotent: false,
         decode: { (a) throws(WireError) in
             guard let target = a.object["request"], target != .null else {

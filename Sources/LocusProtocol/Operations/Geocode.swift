@@ -8,6 +8,7 @@ extension Operation {
         name: "geocode",
         syntax: #"{"id":1,"op":"geocode","text":"…"} | "key":"…" | "address":{"number":…,"street":…,"city":…,"postcode":…}; "max_results","location","min_score","out_wkid","explain""#,
         summary: "Candidates for an address, intersection, street, postcode or area, best first.",
+        arguments: ["text", "key", "address", "max_results", "location", "min_score", "out_wkid", "explain"],
         decode: { (a) throws(WireError) in
             let input: GeocodeRequest.Input
             let given = ["text", "key", "address"].filter { a.object[$0] != nil }
@@ -23,6 +24,7 @@ extension Operation {
                     throw WireError(.invalidArgument, "address must be an object of number, street, city, postcode")
                 }
                 let f = a.nested(fields)
+                try f.refuseUnknown(known: ["number", "street", "city", "postcode"], of: "address", kind: "member")
                 input = .fields(number: try f.text("number"), street: try f.string("street"), city: try f.string("city"), postcode: try f.text("postcode"))
             }
             var g = GeocodeRequest(input)

@@ -6,6 +6,7 @@ extension Operation {
     public static let info = Operation(
         name: "info", syntax: #"{"id":1,"op":"info"}"#,
         summary: "Locator info: name, version, index metadata, layers and their fields, operations, spatial references.",
+        arguments: [],
         decode: { _ in },
         encode: { _ in [:] },
         answeredBy: { _ in .eventLoop },

@@ -6,6 +6,7 @@ extension Operation {
     public static let ping = Operation(
         name: "ping", syntax: #"{"id":1,"op":"ping"}"#,
         summary: "Answers at once: is the server alive.",
+        arguments: [],
         beforeAuthentication: true,
         idempotent: true,
         decode: { _ in },

@@ -5,6 +5,7 @@ extension Operation {
     public static let reload = Operation(
         name: "reload", syntax: #"{"id":1,"op":"reload","path":"/optional/other.locus"}"#,
         summary: "Admin: switches to a new index file (default: the same path, rebuilt); refused unless the server has tokens and the connection authenticated.",
+        arguments: ["path"],
         idempotent: false,
         decode: { (a) throws(WireError) in ReloadArguments(path: try a.string("path")) },
         encode: { a in a.path.map { ["path": .string($0)] } ?? [:] },

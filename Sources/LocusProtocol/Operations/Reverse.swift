@@ -8,6 +8,7 @@ extension Operation {
         name: "reverse",
         syntax: #"{"id":1,"op":"reverse","location":{"x":X,"y":Y,"wkid":4326},"max_distance":100,"out_wkid":W,"method":"frontage|nearest","layers":["neighborhoods"]}"#,
         summary: "The address of the lot the point fronts, within max_distance metres; with layers, also the covering polygons.",
+        arguments: ["location", "max_distance", "out_wkid", "method", "layers"],
         decode: { (a) throws(WireError) in
             let (location, reference) = try a.requiredLocation("location")
             var r = ReverseRequest(location: location)

@@ -8,6 +8,7 @@ extension Operation {
         name: "suggest",
         syntax: #"{"id":1,"op":"suggest","text":"6132 ne 34","max_results":5,"location":{"x":X,"y":Y},"extent":{"xmin":…,"ymin":…,"xmax":…,"ymax":…}}"#,
         summary: "Suggestions for what has been typed so far.",
+        arguments: ["text", "max_results", "location", "extent"],
         decode: { (a) throws(WireError) in
             guard let text = try a.string("text") else { throw WireError(.invalidArgument, "suggest needs \"text\", a string") }
             var s = SuggestRequest(text: text)

@@ -10,6 +10,7 @@ extension Operation {
         name: "within",
         syntax: #"{"id":1,"op":"within","location":{"x":X,"y":Y,"wkid":4326},"layer":"neighborhoods","nearest_within":M}"#,
         summary: "Every polygon of the layer that covers the point, smallest first; the nearest within M metres when none does.",
+        arguments: ["location", "layer", "nearest_within"],
         decode: { (a) throws(WireError) in
             let (location, reference) = try a.requiredLocation("location")
             var w = WithinRequest(location: location)
