@@ -10,24 +10,17 @@ how many letters of the second street; the set behind EVALUATION.md's "crossings
 """
 import csv
 import gzip
-import json
 import math
 import re
-import socket
 import sys
+
+from locus_line import connect
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: crossing_suggestions.py SOCKET TREES.csv.gz")
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(sys.argv[1])
-    f = s.makefile("rwb")
-
-    def ask(request):
-        f.write((json.dumps(request) + "\n").encode())
-        f.flush()
-        return json.loads(f.readline())
+    ask = connect(sys.argv[1])
 
     texts = set()
     with gzip.open(sys.argv[2], "rt", newline="") as g:

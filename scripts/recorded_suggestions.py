@@ -11,10 +11,10 @@ among the suggestions and first; lists those where it is not. The set behind EVA
 """
 import csv
 import gzip
-import json
 import random
-import socket
 import sys
+
+from locus_line import connect
 
 
 def main():
@@ -32,14 +32,7 @@ def main():
     random.seed(7)
     sample = random.sample(texts, min(sample_size, len(texts)))
 
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(sys.argv[1])
-    f = s.makefile("rwb")
-
-    def ask(request):
-        f.write((json.dumps(request) + "\n").encode())
-        f.flush()
-        return json.loads(f.readline())
+    ask = connect(sys.argv[1])
 
     counts = {"typed": len(sample), "no_geocode": 0, "nothing_suggested": 0, "among": 0, "first": 0, "not_among": 0}
     missed = []

@@ -692,6 +692,38 @@ import Testing
         #expect(begun.first == "6132 NE 34th Ave, Portland, OR 97211", "\(begun)")
     }
 
+    /// A street type no street of the name has, as a search box gets it ("NE Killingsworth Ave"
+    /// for NE Killingsworth St): every word typed had to be a street's, so the list emptied at
+    /// the type, though geocode reads the street. The street of the name is suggested, first,
+    /// and picking it answers what geocode answers.
+    @Test(arguments: [
+        ("NE Killingsworth Ave", "NE Killingsworth St, Portland, OR"),
+        ("3000 NE Killingsworth Ave", "3000 NE Killingsworth St, Portland, OR 97211"),
+        ("SE Division Ave, Portland", "SE Division St, Portland, OR"),
+        // A name that is a type word itself.
+        ("1303 SE Mall Ave", "1303 SE Mall St, Portland, OR 97202"),
+        ("6132 NE 34th Blvd", "6132 NE 34th Ave, Portland, OR 97211"),
+    ])
+    func aTypeNoStreetOfTheNameHasIsSuggestedAsTheStreet(_ typed: String, _ street: String) throws {
+        let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions
+        let first = try #require(suggested.first, "\(typed)")
+        #expect(first.text == street, "\(typed): \(suggested.map(\.text))")
+        let picked = try #require(try locator.geocode(GeocodeRequest(.key(first.key))).candidates.first)
+        #expect(picked.address == (try top(typed))?.address, "\(typed)")
+    }
+
+    /// Read without its type, a name typed with a typo is another street's, and a name that is
+    /// a type word names streets of that type: such a reading suggests only streets whose name
+    /// has every word typed ("4883 w blandy ter" suggested Bland Cir, West Linn, and the dev
+    /// trees' "6454 SW LOOP DR", a street the points lack, 6454 SW Ironwood Loop, in first
+    /// versions).
+    @Test func aTypeSetAsideKeepsTheNamesWords() throws {
+        let blandy = try locator.suggest(SuggestRequest(text: "4883 w blandy ter")).suggestions.map(\.text)
+        #expect(!blandy.contains { $0.contains("Bland Cir") }, "\(blandy)")
+        let loop = try locator.suggest(SuggestRequest(text: "6454 SW LOOP DR")).suggestions.map(\.text)
+        #expect(!loop.contains { $0.contains(" Loop,") }, "\(loop)")
+    }
+
     /// A unit as its own part after a comma, as record keepers write it (the street trees'
     /// "…, UN A"), as geocode reads it: the list was empty.
     @Test(arguments: ["6132 NE 34th Ave, UN A", "6132 NE 34th Ave, UN 101", "6132 NE 34th Ave, UN", "6132 NE 34th Ave, A",

@@ -179,9 +179,50 @@ extension AddressSearch {
         // A unit as its own part after a comma, as record keepers write it ("…AVE, UN A", "…ST,
         // BLDG 2", "…PL, A"), as geocode reads it (`AddressParser.commaUnit`): the list was empty
         // for 19 of 2,000 of the street trees' recorded addresses typed whole.
-        guard let (address, _) = AddressParser.commaUnit(Substring(text)) else { return [] }
-        request.text = String(address)
-        return suggestAsTyped(request)
+        if let (address, _) = AddressParser.commaUnit(Substring(text)) {
+            request.text = String(address)
+            let withoutCommaUnit = suggestAsTyped(request)
+            guard withoutCommaUnit.isEmpty else { return withoutCommaUnit }
+        }
+        // A street type no street of the name has ("NE Killingsworth Ave", "3000 SE Division Ave"
+        // for NE Killingsworth St, SE Division St), as geocode reads it: every typed word must be
+        // a street's, so the list emptied at the type.
+        // Only streets whose name (their type left out) has every word of the name typed:
+        // without its type, a name typed with a typo reads as other streets ("4883 w blandy ter"
+        // suggested Bland Cir, West Linn, where geocode reads NW Blandy Ter), and a name that is
+        // a type word as streets of that type ("6454 SW Loop Dr": 6454 SW Ironwood Loop).
+        guard let (street, name) = Self.withoutStreetType(text) else { return [] }
+        request.text = street
+        return suggestAsTyped(request).filter { Set(Self.nameWords(ofSuggested: $0.text)).isSuperset(of: name) }
+    }
+
+    /// The words of a suggested street's name: its text before the town, without the type last.
+    static func nameWords(ofSuggested text: String) -> [String] {
+        var words = AddressText.tokens(text.prefix { $0 != "," })
+        if let last = words.last, AddressVocabulary.streetTypes[last] != nil { words.removeLast() }
+        return words
+    }
+
+    /// The text without its street's type typed whole ("NE Killingsworth Ave", "Ave," before a
+    /// region, "Ave W" before a directional), where a word of the name comes before it, and the
+    /// name's words (as `AddressText.tokens` reads them); nil when it has none.
+    static func withoutStreetType(_ text: String) -> (text: String, name: [String])? {
+        let words = typedWords(text)
+        for k in words.indices.dropFirst().reversed() {
+            guard AddressVocabulary.streetTypes[words[k].word] != nil else { continue }
+            // The words of the name: not the house number or a directional ("34th" is one, and so
+            // is a type word that names a street: "SE Mill Ave" for SE Mill St).
+            let name = words[..<k].enumerated().filter { j, w in
+                !(j == 0 && w.word.first?.isNumber == true) && AddressVocabulary.directionals[w.word] == nil
+            }.flatMap { AddressText.tokens(String(text[$0.element.range])) }
+            // Last, before a comma (the region follows), or before a directional last.
+            let after = text[words[k].range.upperBound...]
+            let last = k == words.count - 1 || after.first == ","
+                || (k == words.count - 2 && AddressVocabulary.directionals[words[k + 1].word] != nil)
+            guard !name.isEmpty, last else { return nil }
+            return (String(text[..<words[k].range.lowerBound] + after), name)
+        }
+        return nil
     }
 
     /// Words that name a unit of an address (`AddressVocabulary.unitDesignators` without the ones
@@ -193,19 +234,7 @@ extension AddressSearch {
     /// still being typed at the end) or before it (a unit word, its identifier, then the house
     /// number); nil when it has none.
     static func withoutUnit(_ text: String) -> String? {
-        var words: [(range: Range<String.Index>, word: String)] = []
-        var i = text.startIndex
-        while i < text.endIndex, words.count <= 24 {
-            if text[i].isWhitespace || text[i] == "," {
-                i = text.index(after: i)
-                continue
-            }
-            let start = i
-            while i < text.endIndex, !text[i].isWhitespace, text[i] != "," { i = text.index(after: i) }
-            var word = text[start..<i].lowercased()
-            while word.hasSuffix(".") { word.removeLast() }
-            words.append((start..<i, word))
-        }
+        let words = typedWords(text)
         guard words.count >= 2 else { return nil }
         if words.count >= 4, unitWords.contains(words[0].word), words[2].word.first?.isNumber == true {
             return String(text[words[2].range.lowerBound...])
@@ -223,6 +252,25 @@ extension AddressSearch {
             }
         }
         return nil
+    }
+
+    /// The words of a text as typed, split at spaces and commas, each lowercased without its
+    /// trailing dots, with where it stands in the text: the first 25.
+    static func typedWords(_ text: String) -> [(range: Range<String.Index>, word: String)] {
+        var words: [(range: Range<String.Index>, word: String)] = []
+        var i = text.startIndex
+        while i < text.endIndex, words.count <= 24 {
+            if text[i].isWhitespace || text[i] == "," {
+                i = text.index(after: i)
+                continue
+            }
+            let start = i
+            while i < text.endIndex, !text[i].isWhitespace, text[i] != "," { i = text.index(after: i) }
+            var word = text[start..<i].lowercased()
+            while word.hasSuffix(".") { word.removeLast() }
+            words.append((start..<i, word))
+        }
+        return words
     }
 
     private func suggestAsTyped(_ request: SuggestContext) -> [Suggestion] {
