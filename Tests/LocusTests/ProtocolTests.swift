@@ -100,7 +100,7 @@ import Testing
 
     /// A key the operation does not take is refused, named with the one it likely stands for: it
     /// was passed over, so "maxResults" got 5 suggestions and "near" no bias, with no word of why
-    /// (a measuring script of this project sent both for weeks).
+    /// (a measuring script of this project sent both).
     @Test(arguments: [
         (#"{"id":1,"op":"suggest","text":"100 ne al","maxResults":10}"#, #"suggest takes no argument "maxResults" (did you mean "max_results"?)"#),
         (#"{"id":1,"op":"suggest","text":"100 ne al","near":{"x":-122.63,"y":45.57}}"#, #"(did you mean "location"?)"#),

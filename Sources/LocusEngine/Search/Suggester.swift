@@ -186,11 +186,11 @@ extension AddressSearch {
         }
         // A street type no street of the name has ("NE Killingsworth Ave", "3000 SE Division Ave"
         // for NE Killingsworth St, SE Division St), as geocode reads it: every typed word must be
-        // a street's, so the list emptied at the type.
-        // Only streets whose name (their type left out) has every word of the name typed:
-        // without its type, a name typed with a typo reads as other streets ("4883 w blandy ter"
-        // suggested Bland Cir, West Linn, where geocode reads NW Blandy Ter), and a name that is
-        // a type word as streets of that type ("6454 SW Loop Dr": 6454 SW Ironwood Loop).
+        // a street's, so the list emptied at the type. Read without the type, only streets whose
+        // name (their type left out) has every word of the name typed are kept: else a name typed
+        // with a typo reads as other streets ("4883 w blandy ter" suggested Bland Cir, West Linn,
+        // where geocode reads NW Blandy Ter), and a name that is a type word as streets of that
+        // type ("6454 SW Loop Dr": 6454 SW Ironwood Loop).
         guard let (street, name) = Self.withoutStreetType(text) else { return [] }
         request.text = street
         return suggestAsTyped(request).filter { Set(Self.nameWords(ofSuggested: $0.text)).isSuperset(of: name) }
@@ -711,8 +711,9 @@ extension AddressSearch {
         // each other but whose lines geocode may still meet beyond them (`crossingBeyondPoints`).
         var near = LikeliestPairs(keep: Self.crossingPairsRead * 4)
         var apart = LikeliestPairs(keep: Self.crossingPairsRead * 4)
-        // One scale for the gaps: a town's streets lie within a fraction of a degree.
-        let scale = LocalMetricScale(latitude: boxes[firsts[0].place].minY)
+        // One scale for the gaps: a town's streets lie within a fraction of a degree. (An empty
+        // box's latitude is infinite, and would make every gap NaN.)
+        let scale = LocalMetricScale(latitude: firsts.lazy.map { boxes[$0.place] }.first { !$0.isEmpty }?.minY ?? 0)
         let apartGap = Self.crossingApartGap * Self.crossingApartGap
         for b in others.indices where others[b] == otherMark {
             let sb = streetPlaces[b]
