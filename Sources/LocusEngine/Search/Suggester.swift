@@ -41,6 +41,9 @@ struct SuggestContext {
 final class SuggestMemo {
     private var words: [String: [(Int32, Int)]] = [:]
     private var prefixWords: [String: [Int]] = [:]
+    /// Geocode's memo, for the crossings suggest works out as geocode does: a pair of streets is
+    /// read by each reading of the text, and by both kinds of pair (`crossingSuggestions`).
+    let geocode = AddressSearch.QueryMemo()
 
     /// `AddressSearch.fuzzyWords`, once per word.
     func fuzzyWords(_ word: String, in search: AddressSearch) -> [(Int32, Int)] {
@@ -795,7 +798,7 @@ extension AddressSearch {
                 let points = addresses(onStreet: sa).count + addresses(onStreet: sb).count
                 guard read.count < Self.crossingPairsRead, read.isEmpty || pointsRead + points <= Self.crossingPointsRead else { continue }
                 pointsRead += points
-                read[pair] = intersectionMatches(sa, sb, penalty: 0, notes: [], ParsedAddress())
+                read[pair] = intersectionMatches(sa, sb, penalty: 0, notes: [], ParsedAddress(), memo: request.memo.geocode)
             }
             let town = streetPlaces[a].locality
             guard let m = read[pair]?.first(where: { locality(ofPlace: $0.place) == town }),
