@@ -703,13 +703,45 @@ import Testing
         // A name that is a type word itself.
         ("1303 SE Mall Ave", "1303 SE Mall St, Portland, OR 97202"),
         ("6132 NE 34th Blvd", "6132 NE 34th Ave, Portland, OR 97211"),
+        // Where suggest read the name otherwise, and suggested that: through a typo (SE Anderson
+        // Ave, Gresham; N Williams Ave; SE Woodcock Ave), as a town (every SE avenue of
+        // Gladstone), or not at all (initials).
+        ("3619 SE Henderson Ave", "3619 SE Henderson St, Portland, OR 97202"),
+        ("5405 N Willis Ave", "5405 N Willis Blvd, Portland, OR 97203"),
+        ("3210 SE Woodstock Ave", "3210 SE Woodstock Blvd, Portland, OR 97202"),
+        ("2217 SE Gladstone Ave", "2217 SE Gladstone St, Portland, OR 97202"),
+        ("NE M L King Ave", "NE Martin Luther King Jr Blvd, Portland, OR"),
     ])
     func aTypeNoStreetOfTheNameHasIsSuggestedAsTheStreet(_ typed: String, _ street: String) throws {
+        try expectSuggestedFirst(typed, street)
+    }
+
+    /// `street` is the first of `typed`'s suggestions, listed once, and picking it answers what
+    /// geocode answers for the text.
+    func expectSuggestedFirst(_ typed: String, _ street: String) throws {
         let suggested = try locator.suggest(SuggestRequest(text: typed)).suggestions
         let first = try #require(suggested.first, "\(typed)")
         #expect(first.text == street, "\(typed): \(suggested.map(\.text))")
+        #expect(Set(suggested.map(\.text)).count == suggested.count, "\(typed): \(suggested.map(\.text))")
         let picked = try #require(try locator.geocode(GeocodeRequest(.key(first.key))).candidates.first)
         #expect(picked.address == (try top(typed))?.address, "\(typed)")
+    }
+
+    /// A street named like a town of the region, typed with a word of the street after the
+    /// town's name: read as any street of that town ("SW Tualatin Ave" suggested ten avenues of
+    /// Tualatin, not it; "3000 SE Milwaukie Ave" only 3000 SE Courtney Ave, Milwaukie). The
+    /// street of the name comes first; the town typed after the street is still the town.
+    @Test(arguments: [
+        ("SW Tualatin Ave", "SW Tualatin Ave, Portland, OR"),
+        ("4500 SW Tualatin Ave", "4500 SW Tualatin Ave, Portland, OR 97239"),
+        ("3000 SE Milwaukie Ave", "3000 SE Milwaukie Ave, Portland, OR 97202"),
+        ("9720 SW Tualatin Rd", "9720 SW Tualatin Rd, Tualatin, OR 97062"),
+        ("Linn Ave", "Linn Ave, Oregon City, OR"),
+        ("3000 SE Courtney Ave Milwaukie", "3000 SE Courtney Ave, Milwaukie, OR 97222"),
+        ("13000 S Casto Rd Oregon C", "13000 S Casto Rd, Oregon City, OR 97045"),
+    ])
+    func aTownsNameInsideAStreetsWordsIsTheStreets(_ typed: String, _ street: String) throws {
+        try expectSuggestedFirst(typed, street)
     }
 
     /// Read without its type, a name typed with a typo is another street's, and a name that is

@@ -285,6 +285,8 @@ public final class AddressSearch: Sendable {
     let placeCityKey: [String]
     /// City tokens and postcode of every place, for matching the end of a typed address.
     let placeTokens: [[String]]
+    /// Every word of a town's name (the cities of `placeTokens`, without their ZIP codes).
+    let townWords: Set<String>
 
     /// What search derives from the address points and street names: worked out by the builder
     /// and stored in the index (`SearchTables`), so that an open uses it where it lies rather
@@ -330,6 +332,7 @@ public final class AddressSearch: Sendable {
         for city in cityNames { cityTokens[city] = AddressText.tokens(city) }
         placeCityKey = addresses.places.map { (cityTokens[$0.city] ?? []).joined(separator: " ") }
         placeTokens = addresses.places.map { (cityTokens[$0.city] ?? []) + [$0.postcode] }
+        townWords = Set(cityTokens.values.joined())
 
         streets = StreetTable(tokens: stored.streetTokens)
         coreKeys = stored.coreKeys
