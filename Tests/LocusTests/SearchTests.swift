@@ -716,6 +716,19 @@ import Testing
         try expectSuggestedFirst(typed, street)
     }
 
+    /// A street by a name the dataset's synonyms give it (`Data/portland/synonyms.csv`: an old
+    /// name, NE Portland Blvd for NE Rosa Parks Way; SW Front Ave for SW Naito Pkwy), as geocode
+    /// reads it: suggest had another street's boulevard, or nothing.
+    @Test(arguments: [
+        ("NE Portland Blvd", "NE Rosa Parks Way, Portland, OR"),
+        ("3900 NE Portland Blvd", "3900 NE Rosa Parks Way, Portland, OR 97211"),
+        ("1234 SW Front Ave", "1234 SW Naito Pkwy, Portland, OR 97204"),
+        ("5000 SE Union Ave", "5000 SE Martin Luther King Jr Blvd, Portland, OR 97214"),
+    ])
+    func aSynonymsStreetIsSuggested(_ typed: String, _ street: String) throws {
+        try expectSuggestedFirst(typed, street)
+    }
+
     /// `street` is the first of `typed`'s suggestions, listed once, and picking it answers what
     /// geocode answers for the text.
     func expectSuggestedFirst(_ typed: String, _ street: String) throws {

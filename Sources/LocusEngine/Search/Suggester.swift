@@ -168,7 +168,10 @@ extension AddressSearch {
     /// nothing matches exactly.
     public func suggest(_ suggestRequest: SuggestRequest) -> [Suggestion] {
         var request = SuggestContext(suggestRequest)
-        let found = suggestAsTyped(request)
+        var found = suggestAsTyped(request)
+        if let renamed = Self.withSynonyms(request.text, synonyms) {
+            found = withSynonymsReading(found, renamed, request)
+        }
         // A unit typed with the address ("6132 NE 34th Ave Apt 3", "… Ste" still being typed,
         // "Suite 301, 1234 SW Main St"): no street or town has its words, so the list emptied at
         // the unit, though geocode reads the text. Looked for only when nothing is suggested.
@@ -215,13 +218,38 @@ extension AddressSearch {
         var reading = request
         reading.text = street
         let named = suggestAsTyped(reading).filter { Self.suggestion($0, namesEvery: name) }
-        // Only where geocode answers one of them: a typo of one letter with the type typed can
-        // be the better reading ("Hawthorn Blvd": SE Hawthorne Blvd, not NE Hawthorn Ave,
-        // Hillsboro). Asked only here, where a type typed whole found no street with the name.
-        guard let top = geocode(GeocodeRequest(.text(request.text))).first?.address.prefix(while: { $0 != "," }),
-              named.contains(where: { $0.text.prefix { $0 != "," } == top }) else { return found }
+        guard !named.isEmpty else { return found }
         var seen = Set(named.map(\.key))
         return Array((named + found.filter { seen.insert($0.key).inserted }).prefix(request.maxResults))
+    }
+
+    /// The text with the dataset's synonyms applied ("3308 NE Portland Blvd", NE Rosa Parks
+    /// Way's old name, as `Data/portland/synonyms.csv` has it), in the tokens suggest reads; nil
+    /// when none applies. A house number first stays a number.
+    static func withSynonyms(_ text: String, _ synonyms: StreetSynonyms) -> String? {
+        guard !synonyms.isEmpty else { return nil }
+        var tokens = AddressText.tokens(text)
+        guard let first = tokens.first else { return nil }
+        tokens = AddressText.isNumber(first) ? [first] + AddressText.streetTokens(Array(tokens.dropFirst())) : AddressText.streetTokens(tokens)
+        guard let replaced = synonyms.apply(tokens) else { return nil }
+        return replaced.joined(separator: " ") + (text.last?.isWhitespace == true ? " " : "")
+    }
+
+    /// `found` and what the text with its synonyms applied (`renamed`) suggests, the one geocode
+    /// answers from first: geocode reads a synonym's street one point behind what the text names
+    /// as typed, and the suggestions have no such score. "3308 NE Portland Blvd" suggested 3308
+    /// NE Portland Boulevard Ct and two other boulevards, though geocode answers 3308 NE Rosa
+    /// Parks Way. Geocode is asked only where a synonym applies.
+    private func withSynonymsReading(_ found: [Suggestion], _ renamed: String, _ request: SuggestContext) -> [Suggestion] {
+        var reading = request
+        reading.text = renamed
+        let viaSynonym = suggestAsTyped(reading)
+        guard !viaSynonym.isEmpty else { return found }
+        guard !found.isEmpty else { return viaSynonym }
+        let top = geocode(GeocodeRequest(.text(request.text))).first?.address.prefix { $0 != "," }
+        let synonymFirst = top.map { t in viaSynonym.contains { $0.text.prefix { $0 != "," } == t } } ?? false
+        var seen = Set<String>()
+        return Array((synonymFirst ? viaSynonym + found : found + viaSynonym).filter { seen.insert($0.key).inserted }.prefix(request.maxResults))
     }
 
     /// Whether a suggestion's street name (its text before the town, the type last left out
@@ -1224,7 +1252,7 @@ extension AddressSearch {
         }
         let points = addresses.points
         // Whether an address was offered with no town read inside the street's words.
-        var readAsTyped = false
+        var townOutside = false
         for a in list {
             let i = Int(a)
             let s = points.street(i), place = Int(points.place(i))
@@ -1288,13 +1316,13 @@ extension AddressSearch {
             }
             guard ok else { continue }
             guard let r = rank(location, popularity: 1, request, quality: quality) else { continue }
-            readAsTyped = readAsTyped || !townInside
+            townOutside = townOutside || !townInside
             best.offer(.init(rank: r, address: i, street: s, suffix: key.suffix))
         }
         // Only what is shown is formatted: "6132 " names every 6132 in every city, and formatting
         // them all was a quarter of a suggest at 30× Portland (`locus-bench scale`).
         return (best.kept.map { ($0.rank, Suggestion(text: addresses.components(of: $0.address).formatted, type: .address, key: "a\($0.address)")) },
-                readAsTyped)
+                townOutside)
     }
 
     /// What reading a word as the town costs where a word of the street follows it: "SE Milwaukie
