@@ -58,6 +58,21 @@ public struct Envelope: Hashable, Sendable, Codable {
     public func intersects(_ other: Envelope) -> Bool {
         !(other.minX > maxX || other.maxX < minX || other.minY > maxY || other.maxY < minY)
     }
+
+    /// The middle of where this box and `other` overlap, or of the gap between them where they
+    /// do not (each way on its own).
+    public func middle(with other: Envelope) -> GeoPoint {
+        GeoPoint(x: (Swift.max(minX, other.minX) + Swift.min(maxX, other.maxX)) / 2,
+                 y: (Swift.max(minY, other.minY) + Swift.min(maxY, other.maxY)) / 2)
+    }
+
+    /// The square of the distance between this box and `other` (0 where they meet), their
+    /// degrees made metres by `scale`.
+    public func squaredGap(to other: Envelope, scale: LocalMetricScale) -> Double {
+        let x = Swift.max(Swift.max(minX, other.minX) - Swift.min(maxX, other.maxX), 0) * scale.metresPerDegreeX
+        let y = Swift.max(Swift.max(minY, other.minY) - Swift.min(maxY, other.maxY), 0) * scale.metresPerDegreeY
+        return x * x + y * y
+    }
 }
 
 /// Metres per degree near a latitude, on the WGS 84 ellipsoid. Good to a few parts in 10⁵ over

@@ -832,16 +832,10 @@ extension AddressSearch {
                 let (ea, eb) = (boxes[a], boxes[b])
                 guard !ea.isEmpty, !eb.isEmpty else { continue }
                 let meets = ea.intersects(eb)
-                if !meets {
-                    let gapX = (max(ea.minX, eb.minX) - min(ea.maxX, eb.maxX)) * scale.metresPerDegreeX
-                    let gapY = (max(ea.minY, eb.minY) - min(ea.maxY, eb.maxY)) * scale.metresPerDegreeY
-                    guard max(gapX, 0) * max(gapX, 0) + max(gapY, 0) * max(gapY, 0) <= apartGap else { continue }
-                }
-                // The middle of where the boxes meet (or of the gap between them), worked out
-                // only where the rank needs it.
-                guard let r = rank(GeoPoint(x: (max(ea.minX, eb.minX) + min(ea.maxX, eb.maxX)) / 2,
-                                            y: (max(ea.minY, eb.minY) + min(ea.maxY, eb.maxY)) / 2), popularity: Int(count) + Int(sb.count), request, quality: quality)
-                else { continue }
+                guard meets || ea.squaredGap(to: eb, scale: scale) <= apartGap else { continue }
+                // Where the boxes meet (or the gap between them), worked out only where the rank
+                // needs it.
+                guard let r = rank(ea.middle(with: eb), popularity: Int(count) + Int(sb.count), request, quality: quality) else { continue }
                 if meets { near.take(a, b, r) } else { apart.take(a, b, r) }
             }
         }
