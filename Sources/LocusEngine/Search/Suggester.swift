@@ -219,8 +219,7 @@ extension AddressSearch {
         reading.text = street
         let named = suggestAsTyped(reading).filter { Self.suggestion($0, namesEvery: name) }
         guard !named.isEmpty else { return found }
-        var seen = Set(named.map(\.key))
-        return Array((named + found.filter { seen.insert($0.key).inserted }).prefix(request.maxResults))
+        return Self.merged(named, then: found, max: request.maxResults)
     }
 
     /// The text with the dataset's synonyms applied ("3308 NE Portland Blvd", NE Rosa Parks
@@ -228,11 +227,21 @@ extension AddressSearch {
     /// when none applies. A house number first stays a number.
     static func withSynonyms(_ text: String, _ synonyms: StreetSynonyms) -> String? {
         guard !synonyms.isEmpty else { return nil }
-        var tokens = AddressText.tokens(text)
-        guard let first = tokens.first else { return nil }
-        tokens = AddressText.isNumber(first) ? [first] + AddressText.streetTokens(Array(tokens.dropFirst())) : AddressText.streetTokens(tokens)
-        guard let replaced = synonyms.apply(tokens) else { return nil }
+        guard let replaced = synonyms.apply(streetTokens(afterNumber: AddressText.tokens(text))) else { return nil }
         return replaced.joined(separator: " ") + (text.last?.isWhitespace == true ? " " : "")
+    }
+
+    /// A text's tokens as a street's (`AddressText.streetTokens`: "34" is "34th"), but for a
+    /// house number first, which stays a number.
+    static func streetTokens(afterNumber tokens: [String]) -> [String] {
+        guard let first = tokens.first, AddressText.isNumber(first) else { return AddressText.streetTokens(tokens) }
+        return [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
+    }
+
+    /// `first`'s suggestions, then `then`'s that are not among them, `max` in all.
+    static func merged(_ first: [Suggestion], then: [Suggestion], max: Int) -> [Suggestion] {
+        var seen = Set<String>()
+        return Array((first + then).filter { seen.insert($0.key).inserted }.prefix(max))
     }
 
     /// `found` and what the text with its synonyms applied (`renamed`) suggests, the one geocode
@@ -248,8 +257,7 @@ extension AddressSearch {
         guard !found.isEmpty else { return viaSynonym }
         let top = geocode(GeocodeRequest(.text(request.text))).first?.address.prefix { $0 != "," }
         let synonymFirst = top.map { t in viaSynonym.contains { $0.text.prefix { $0 != "," } == t } } ?? false
-        var seen = Set<String>()
-        return Array((synonymFirst ? viaSynonym + found : found + viaSynonym).filter { seen.insert($0.key).inserted }.prefix(request.maxResults))
+        return synonymFirst ? Self.merged(viaSynonym, then: found, max: request.maxResults) : Self.merged(found, then: viaSynonym, max: request.maxResults)
     }
 
     /// Whether a suggestion's street name (its text before the town, the type last left out
@@ -392,11 +400,7 @@ extension AddressSearch {
                 tail = NumberTail(typed: .fraction(typed), begun: false)
             }
         }
-        if let first = tokens.first, AddressText.isNumber(first) {
-            tokens = [first] + AddressText.streetTokens(Array(tokens.dropFirst()))
-        } else {
-            tokens = AddressText.streetTokens(tokens)
-        }
+        tokens = Self.streetTokens(afterNumber: tokens)
         var ranked: [(rank: Double, suggestion: Suggestion)] = []
 
         if let first = tokens.first ?? prefix?.canonical, AddressText.isNumber(first) {
