@@ -77,6 +77,31 @@ import Testing
         #expect(first.score >= 85)
     }
 
+    /// A name misspelt into another street's name, the type typed right: no street of the name
+    /// as typed has that type, so a misspelling that has it is a candidate too, a point behind the
+    /// name as typed when nothing else tells them apart (`typedNameOfAnotherTypePenalty`). Each
+    /// was the name as typed in a small town, or no candidate (`scripts/name_typed_as_another_streets.py`:
+    /// 434 → 593 of 598 with the directional, 383 → 586 without).
+    @Test(arguments: [
+        Case("Hawthorn Blvd", "Southeast Hawthorne Boulevard", .street),
+        Case("3000 Hawthorn Blvd", "3000 SE Hawthorne Blvd, Portland, OR 97214", .interpolated),
+        Case("12621 NE Coach St", "12621 NE Couch St, Portland, OR 97230", .pointAddress),
+        Case("9260 SE Starr St", "9260 SE Stark St, Portland, OR 97216", .pointAddress),
+        Case("2820 SE Howell Blvd", "2820 SE Powell Blvd, Portland, OR 97202", .pointAddress),
+        Case("3205 SW Corbeth Ave", "3205 SW Corbett Ave, Portland, OR 97239", .pointAddress),
+        // The name as typed keeps the lead where only the type is wrong: SE Grant St, not SE
+        // Grand Ave one letter off.
+        Case("SE Grant Ave", "Southeast Grant Street", .street),
+        // Where the name as typed places no house, every misspelling is read as before: a first
+        // version kept only those of the type typed, and this had no candidate.
+        Case("3908 NE Cortland Blvd", "3908 NE Portland Hwy, Portland, OR 97211", .extrapolated),
+    ])
+    func aMisspeltNameOfAnotherTypesStreetIsTheStreetTyped(_ c: Case) throws {
+        let first = try #require(try candidates(c.input).first, "no candidate")
+        #expect(first.matchType == c.type)
+        #expect((c.type == .street ? first.components.streetFull : first.address) == c.expected, "\(first.explain ?? [])")
+    }
+
     /// A numbered street is never a typo of another number: there is no SE 233rd Ave, and SE 23rd,
     /// 133rd and 223rd are other streets.
     @Test(arguments: ["SE 233rd Ave", "1000 SE 233rd Ave", "NE 246th Ave"])
