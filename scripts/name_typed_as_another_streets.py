@@ -4,8 +4,9 @@ seeded sample of the distinct addresses a street-tree file records ("3000 SE HAW
 each with its name's word changed by one edit (a letter left out, added, changed or swapped) into
 the name of a street in the address file, where no street of that name has the type typed
 ("3000 SE HAWTHORN BLVD": NE Hawthorn Ave is Hillsboro's). Each is geocoded with and without its
-directional; prints how many times geocode's first answer is the street of the recorded address
-(its answer for the text as recorded). A constructed class check, not an accuracy figure.
+directional, and with the directional but no type; prints how many times geocode's first answer
+is the street of the recorded address (its answer for the text as recorded). A constructed class
+check, not an accuracy figure.
 
     locus serve --listen unix:/tmp/locus.sock &
     python3 scripts/name_typed_as_another_streets.py /tmp/locus.sock ../shared/data/portland/street_trees_dev.csv.gz ../shared/data/portland/addresses.csv.gz
@@ -67,13 +68,14 @@ def main():
                 cases.append((number, direction, name, kind, variant))
     rng = random.Random(42)
     sample = rng.sample(cases, min(600, len(cases)))
-    tally = {"with directional": [0, 0], "without": [0, 0]}
+    tally = {"with directional": [0, 0], "without": [0, 0], "directional, no type": [0, 0]}
     for number, direction, name, kind, variant in sample:
         truth = (ask({"id": 1, "op": "geocode", "text": f"{number} {direction} {name} {kind}"}).get("result") or {}).get("candidates") or []
         if not truth:
             continue
         street = truth[0]["address"].split(",")[0].split(" ", 1)[-1]
-        for label, text in (("with directional", f"{number} {direction} {variant} {kind}"), ("without", f"{number} {variant} {kind}")):
+        for label, text in (("with directional", f"{number} {direction} {variant} {kind}"), ("without", f"{number} {variant} {kind}"),
+                            ("directional, no type", f"{number} {direction} {variant}")):
             got = (ask({"id": 2, "op": "geocode", "text": text}).get("result") or {}).get("candidates") or []
             tally[label][1] += 1
             if got and got[0]["address"].split(",")[0].split(" ", 1)[-1] == street and got[0]["address"].split(",")[1] == truth[0]["address"].split(",")[1]:

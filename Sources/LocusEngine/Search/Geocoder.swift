@@ -499,26 +499,28 @@ extension AddressSearch {
         let asked = StreetNameParts(tokens: q.street)
         // Exact names first; a misspelling of another street is tried when they place no house
         // ("Cannon Ln" exists, but the house is on "Canyon Ln"), or when no street of the name
-        // has the type typed: "Hawthorn Blvd" is Hillsboro's NE Hawthorn Ave or Estacada's SW
-        // Hawthorn Rd as typed, and SE Hawthorne Blvd one letter off; that street had been no
-        // candidate at all. Only misspellings that agree with every directional and type typed
-        // are then taken, `typedNameOfAnotherTypePenalty` below their own score; where the name
-        // as typed placed nothing, every misspelling is, as before.
+        // has the type and directionals typed: "Hawthorn Blvd" is Hillsboro's NE Hawthorn Ave or
+        // Estacada's SW Hawthorn Rd as typed, and SE Hawthorne Blvd one letter off; that street
+        // had been no candidate at all. Only misspellings that agree with everything typed are
+        // then taken, `namedOtherwisePenalty` below their own score; where the name as
+        // typed placed nothing, every misspelling is, as before.
         var namedOnlyOtherwise = false
         for fuzzy in [false, true] {
-            let placed = q.number == nil ? !out.isEmpty : out.contains(where: { $0.matchType != .street })
+            // A house placed only below what a request shows (`defaultMinScore`) is none: "4132 SE
+            // Howell" had 4132 SW Howell Ave, Troutdale at 37, and so never SE Powell Blvd's point.
+            let placed = q.number == nil ? !out.isEmpty : out.contains(where: { $0.matchType != .street && $0.score >= GeocodeRequest.defaultMinScore })
             if fuzzy, placed, !namedOnlyOtherwise { break }
             var found = matchStreets(q.street, fuzzyOnly: fuzzy, memo: memo)
             if fuzzy, placed {
                 found = found.compactMap { s, p, n in
                     contradicts(asked, streets[Int(s)].parts) ? nil
-                        : (s, p + Self.typedNameOfAnotherTypePenalty, n + ["the name as typed is a street's of another type (−\(Int(Self.typedNameOfAnotherTypePenalty)))"])
+                        : (s, p + Self.namedOtherwisePenalty, n + ["the name as typed is only streets of another type or directional (−\(Int(Self.namedOtherwisePenalty)))"])
                 }
             }
             // A directional or type the user gave is evidence: when a street agrees with all of it,
             // a street that contradicts it answers only below that street's own fallback.
             let agreeing = Set(found.filter { !contradicts(asked, streets[Int($0.0)].parts) }.map(\.0))
-            if !fuzzy { namedOnlyOtherwise = asked.type != nil && !found.isEmpty && agreeing.isEmpty }
+            if !fuzzy { namedOnlyOtherwise = (asked.type != nil || asked.predirectional != nil) && !found.isEmpty && agreeing.isEmpty }
             // No type given, and a street of the name has none ("SW Broadway"): that street is the
             // one named, and one with a type is a guess at another ("SW Broadway Dr", in the hills
             // 1.5 km off, interpolated where SW Broadway's number is extrapolated), as far off as
@@ -1470,10 +1472,11 @@ extension AddressSearch {
     /// Added to a street that contradicts the directional or type the user gave, when another
     /// street agrees with them: below the agreeing street's own fallback.
     static let contradictionPenalty = 15.0
-    /// Added to a misspelling of the name typed that has the type typed, where the name as typed
-    /// is only streets of other types: the name's 8 for the type's 12–15, so the name as typed
-    /// keeps the lead unless something else (its town's size, a house not placed) tells against it.
-    static let typedNameOfAnotherTypePenalty = 8.0
+    /// Added to a misspelling of the name typed that has the type and directionals typed, where
+    /// the name as typed is only streets with others: the name's 8 against the type's 12–15 or a
+    /// directional's 10–25, so the name as typed keeps the lead where only its type differs unless
+    /// something else (its town's size, a house not placed) tells against it.
+    static let namedOtherwisePenalty = 8.0
     /// A street match for an address whose number cannot be placed: the street is right, the
     /// house is not found.
     static let numberNotPlacedPenalty = 20.0
