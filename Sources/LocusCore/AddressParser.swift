@@ -943,6 +943,16 @@ public struct AddressParser: Sendable {
                 kept = String(kept[cut...])
             }
         }
+        // Whom a letter is for, after the address: "1775 Spectrum Dr Suite 100 Attn: Roger Lane",
+        // "…Rd NE Fl 6 Attn: Mr. Greg Earth, Atlanta" — from the word to the next comma (a name
+        // runs into a town typed without one: the town is lost, the street read). Read as the
+        // street, it had no candidate.
+        if let firstDigit = kept.firstIndex(where: \.isNumber),
+           let marker = attentionMarker(in: kept[firstDigit...]) {
+            let end = kept[marker...].firstIndex { $0 == "," || $0 == ";" } ?? kept.endIndex
+            aside.append(String(kept[marker..<end]))
+            kept.removeSubrange(marker..<end)
+        }
         // A name between the address and its region: "2245 NE 36th Ave, Grant High School,
         // Portland" — a middle part of two or more words and no digit, after the house number.
         let parts = kept.split(separator: ",", omittingEmptySubsequences: false)
@@ -962,6 +972,29 @@ public struct AddressParser: Sendable {
         let set = aside.map { trimmed($0) }.filter { !$0.isEmpty }
         guard !set.isEmpty, !address.isEmpty, address.contains(where: \.isLetter) else { return nil }
         return (address, set.joined(separator: "; "))
+    }
+
+    /// Where the first word that names a letter's recipient begins ("Attn", "Attn:Charlotte",
+    /// "Attention:", "c/o"), after a word of the text; nil when none does.
+    static func attentionMarker(in text: Substring) -> String.Index? {
+        var start: String.Index?
+        var i = text.startIndex
+        var words = 0
+        while i <= text.endIndex {
+            let c: Character? = i < text.endIndex ? text[i] : nil
+            if let c, !c.isWhitespace, c != "," {
+                if start == nil { start = i }
+            } else if let s = start {
+                // The word up to a colon, without dots: "Attn.", "ATTN:Charlotte".
+                let head = text[s..<i].prefix { $0 != ":" }.lowercased().filter { $0 != "." }
+                if words > 0, ["attn", "attention", "c/o"].contains(head) { return s }
+                words += 1
+                start = nil
+            }
+            guard i < text.endIndex else { break }
+            i = text.index(after: i)
+        }
+        return nil
     }
 
     private static func trimmed(_ text: some StringProtocol) -> String {

@@ -153,7 +153,7 @@ import Testing
 
     /// What a letter puts around an address: a sign before the house number, a mailing label's
     /// lines, a complex's name between the street and the town, a building's own address before
-    /// the street address. Each was no candidate or only the town.
+    /// the street address, an "Attn:" after it. Each was no candidate or only the town.
     @Test(arguments: [
         "# 6132 NE 34th Ave",
         // A label's lines: a line after the address's that is no part of it ran into the town.
@@ -162,6 +162,10 @@ import Testing
         "6132 NE 34th Ave Steeple Townhomes, Portland, OR",
         "1 Lincoln Ctr 6132 NE 34th Ave",
         "1 Lincoln Ctr 6132 NE 34th Ave, Portland OR",
+        // Whom the letter is for, after the address: the name ran into the street or the town.
+        "6132 NE 34th Ave Suite 100 Attn: Roger Lane",
+        "6132 NE 34th Ave Attn:Charlotte Duran, Portland OR 97211",
+        "6132 NE 34th Ave c/o Bank of America Portland OR",
     ])
     func readsTheAddressInWhatALetterPutsAroundIt(_ text: String) throws {
         let first = try #require(try candidates(text).first, "no candidate")
