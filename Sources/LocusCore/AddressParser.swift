@@ -251,7 +251,7 @@ public struct AddressParser: Sendable {
     /// So is a route's old road's ("SW Old Highway 47", "Old US 1", "Historic Route 66"): read as
     /// house 47 on a street "SW Old Highway", Forest Grove's SW Old Highway 47 had no candidate
     /// (78, under what is shown), where "2476 SW Old Highway 47" was its point.
-    static func endsWithRouteNumber(_ tokens: [String]) -> Bool {
+    public static func endsWithRouteNumber(_ tokens: [String]) -> Bool {
         guard tokens.count <= 6 else { return false }
         var core = AddressText.streetTokens(tokens)
         if let first = core.first, StreetNameParts.directionals.contains(first) { core.removeFirst() }
@@ -365,8 +365,10 @@ public struct AddressParser: Sendable {
                     continue
                 }
                 if let s = AddressVocabulary.states[last], !(last.count == 2 && tokens.count == 2 && StreetNameParts.directionals.contains(tokens[0])),
-                   // "3rd Fl" is a floor, not Florida.
-                   !(last == "fl" && AddressText.ordinalNumber(tokens[tokens.count - 2]) != nil) {
+                   // "3rd Fl" is a floor, not Florida; so is "…Ave Fourth Fl" (the word read as "4").
+                   !(last == "fl" && (AddressText.ordinalNumber(tokens[tokens.count - 2]) != nil
+                       || (AddressText.isNumber(tokens[tokens.count - 2]) && tokens[tokens.count - 2].count <= 2
+                           && tokens.count >= 5 && StreetNameParts.types.contains(tokens[tokens.count - 3])))) {
                     // "or" and "in" are states only at the end of something that can be a street.
                     result.state = s
                     tokens.removeLast()
@@ -486,6 +488,19 @@ public struct AddressParser: Sendable {
         return nil
     }
 
+    /// Unit designators as addresses are read: Publication 28's, and what forms, letters and
+    /// remittance lists across the US write besides ("390 Greenwich St, 2nd Flr"; "Flat 4"; "3520
+    /// Okemos Rd PMB 175", a private mailbox; "6000 Feldwood Rd Lockbox 402605"). Not in
+    /// `AddressVocabulary.unitDesignators`, which also tells a town from a unit ("Flat Rock",
+    /// "Box Elder").
+    public static let unitWords: [String: String] = AddressVocabulary.unitDesignators.merging(formUnitWords) { a, _ in a }
+
+    /// The words of `unitWords` that Publication 28 has not.
+    static let formUnitWords: [String: String] = [
+        "flr": "fl", "flat": "flat", "pmb": "pmb", "lockbox": "lockbox", "lbx": "lockbox", "mailbox": "mailbox",
+        "msc": "msc", "box": "box",
+    ]
+
     /// Designators that are never part of a street's name.
     static let unambiguousUnits: Set<String> = ["apt", "unit", "ste", "#"]
 
@@ -493,32 +508,42 @@ public struct AddressParser: Sendable {
     /// also name a street ("Lake Front Rd", "Upper Aldercrest Dr") count as a unit only after the
     /// street's type, with no street type after them.
     private func peelUnit(_ tokens: inout [String], into result: inout ParsedAddress) {
+        // "# 2 Turner Rd": a sign before the house number is the number's, not a unit.
+        if tokens.count >= 3, tokens[0] == "#", AddressText.isNumber(tokens[1]) { tokens.removeFirst() }
+        Self.splitGluedUnits(&tokens)
         // A unit written first ("Suite 301 1234 SW Main St"): designator, identifier, then the house number.
-        if tokens.count >= 4, let designator = AddressVocabulary.unitDesignators[tokens[0]],
+        if tokens.count >= 4, let designator = Self.unitWords[tokens[0]], Self.takesIdentifier(tokens[0], tokens[1]),
            !AddressVocabulary.standaloneUnits.contains(designator), isUnitIdentifier(tokens[1]),
            AddressText.isNumber(tokens[2]) || tokens[2].first?.isNumber == true {
             result.unit = designator == "#" ? "# \(tokens[1])" : "\(designator) \(tokens[1])"
+            tokens.removeFirst(2)
+        } else if tokens.count >= 4, Self.unitWords[tokens[1]] == "fl", let floor = Self.floorNumber(tokens[0]),
+                  AddressText.isNumber(tokens[2]) {
+            // "41st Floor 1221 Ave of the Americas": a floor first.
+            result.unit = "fl \(floor)"
             tokens.removeFirst(2)
         }
         var i = 1
         while i < tokens.count {
             let t = tokens[i]
-            guard let designator = AddressVocabulary.unitDesignators[t] ?? (t == "#" ? "#" : nil) else {
+            guard let designator = Self.unitWords[t] ?? (t == "#" ? "#" : nil) else {
                 i += 1
                 continue
             }
             let typeAfter = tokens[(i + 1)...].contains { StreetNameParts.types.contains($0) }
             let typeBefore = tokens[..<i].contains { StreetNameParts.types.contains($0) }
-            // A floor named by its ordinal before the designator: "…Ave 3rd Floor".
-            if designator == "fl", i >= 2, let floor = AddressText.ordinalNumber(tokens[i - 1]),
-               tokens[..<(i - 1)].contains(where: { StreetNameParts.types.contains($0) }) {
+            // A floor named by its number before the designator: "…Ave 3rd Floor", "…Blvd Second
+            // Floor", "…St 2 Floor". After a street's type, or after two words of a street typed
+            // without one ("219 South Dearborn Second Floor"): no street is named "… Floor".
+            if designator == "fl", i >= 3 || (i == 2 && typeBefore), let floor = Self.floorNumber(tokens[i - 1]),
+               typeBefore || AddressText.ordinalNumber(tokens[i - 1]) != nil || AddressVocabulary.ordinalUnits[tokens[i - 1]] != nil {
                 result.unit = "fl \(floor)"
                 tokens.removeSubrange((i - 1)...i)
                 i -= 1
                 continue
             }
             let plausible = Self.unambiguousUnits.contains(designator) ? (i >= 2 || designator == "#") : (typeBefore && !typeAfter)
-            guard plausible else {
+            guard plausible, Self.takesIdentifier(t, tokens.indices.contains(i + 1) ? tokens[i + 1] : "") else {
                 i += 1
                 continue
             }
@@ -542,6 +567,39 @@ public struct AddressParser: Sendable {
                 result.unit = designator == "#" ? "# \(identifier)" : "\(designator) \(identifier)"
                 tokens.removeSubrange(i...end)
                 continue
+            }
+            i += 1
+        }
+    }
+
+    /// Whether a designator word may take this identifier. The words forms add to Publication 28's
+    /// take only one with a digit: "Box 15" and "Flat 4" are units, "Box Elder" and "Flat Rock"
+    /// are towns.
+    static func takesIdentifier(_ word: String, _ identifier: String) -> Bool {
+        AddressVocabulary.unitDesignators[word] != nil || formUnitWords[word] == nil || identifier.contains(where: \.isNumber)
+    }
+
+    /// A floor's number as forms write it: "3rd", "second", "3".
+    static func floorNumber(_ t: String) -> String? {
+        if let n = AddressText.ordinalNumber(t) { return n }
+        if let n = AddressVocabulary.ordinalUnits[t] { return String(n) }
+        return AddressText.isNumber(t) && t.count <= 3 ? t : nil
+    }
+
+    /// Designators that forms run into their identifier ("Suite100", "Unit508", "Apt4B").
+    static let gluedDesignators = ["suite", "ste", "unit", "apt", "rm", "room", "flr", "bldg"]
+
+    /// Splits a designator run into its identifier, after the house number and a word of the
+    /// street: "401 SW Water St Unit508" had no candidate (a street "water street unit508").
+    static func splitGluedUnits(_ tokens: inout [String]) {
+        var i = 2
+        while i < tokens.count {
+            let t = tokens[i]
+            if t.utf8.count <= 12, let d = gluedDesignators.first(where: { t.hasPrefix($0) }),
+               case let rest = String(t.dropFirst(d.count)), rest.first?.isNumber == true,
+               rest.count <= 6, rest.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
+                tokens.replaceSubrange(i...i, with: [d, rest])
+                i += 1
             }
             i += 1
         }
@@ -762,10 +820,13 @@ public struct AddressParser: Sendable {
             var unit: String?
             // ", FL" and ", FL 33101" are Florida, not a floor.
             let isState = part.first.map { AddressVocabulary.states[$0] != nil && (part.count == 1 || postcode(part[1]) != nil) } ?? false
-            let designator = isState ? nil : part.first.flatMap { AddressVocabulary.unitDesignators[$0] ?? commaUnitDesignators[$0] }
-            if part.count == 2, let d = designator, part[1].count <= 8, part[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
+            let designator = isState ? nil : part.first.flatMap { unitWords[$0] ?? commaUnitDesignators[$0] }
+            if part.count == 2, let d = designator, takesIdentifier(part[0], part[1]), part[1].count <= 8,
+               part[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) {
                 unit = d == "#" ? "# \(part[1])" : "\(d) \(part[1])"
-            } else if part.count == 1, let d = designator, d != "#" {
+            } else if part.count == 2, unitWords[part[1]] == "fl", let floor = floorNumber(part[0]) {
+                unit = "fl \(floor)"  // "…St, 2nd Flr, New York"
+            } else if part.count == 1, let d = designator, d != "#", AddressVocabulary.unitDesignators[part[0]] != nil || commaUnitDesignators[part[0]] != nil {
                 unit = d  // "…AVE, UN": the designator alone
             } else if part.count == 1, let t = part.first, AddressVocabulary.states[t] == nil,
                       (t.count == 1 && t.allSatisfy(\.isLetter)) || (t.count <= 4 && t.first?.isNumber == true && t.allSatisfy { $0.isLetter || $0.isNumber }) {
@@ -774,6 +835,53 @@ public struct AddressParser: Sendable {
             }
             if let unit { return (Substring(String(text[..<start]) + String(text[end...])), unit) }
             start = end
+        }
+        return nil
+    }
+
+    /// A mailing label's lines as the comma-separated parts of one address ("Valiant Payroll
+    /// Service\n110 Crossways Park Dr\nWoodbury, NY 11797"): read as one line, the name ran into
+    /// the house number and the street into the town, and nothing was found.
+    public static func linesAsParts(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { trimmed($0) }.filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+
+    /// Words before a number that make it a route's, not a house's ("Highway 26 Bypass").
+    static let routeWords: Set<String> = ["highway", "hwy", "route", "rte", "rt", "sr", "us", "i", "interstate", "road",
+                                          "rd", "cr", "fm", "loop", "state", "county", "no", "number", "spur", "#"]
+
+    /// The address after a building's own ("1 Lincoln Ctr 5400 LBJ Fwy", "1000 Cathedral Pl 925 W
+    /// Georgia St", "30 Allen Plaza, Suite 700, 30 Ivan Allen Jr Blvd"): the text from a later
+    /// house number on, one that follows a word and comes before a word of a street, with no
+    /// comma or unit designator either side. Nil when the text has none.
+    public static func addressAfterBuilding(_ text: String) -> Substring? {
+        var words: [(word: Substring, comma: Bool)] = []
+        var start: String.Index?
+        var i = text.startIndex
+        while i <= text.endIndex {
+            let c: Character? = i < text.endIndex ? text[i] : nil
+            if let c, !c.isWhitespace, c != "," {
+                if start == nil { start = i }
+            } else {
+                if let s = start { words.append((text[s..<i], c == ",")) }
+                if c == ",", !words.isEmpty { words[words.count - 1].comma = true }
+                start = nil
+            }
+            guard i < text.endIndex else { break }
+            i = text.index(after: i)
+        }
+        guard words.count >= 5, words[0].word.allSatisfy(\.isNumber) else { return nil }
+        func plain(_ w: Substring) -> String { w.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "#" } }
+        for j in 2..<(words.count - 1) {
+            let w = words[j].word
+            guard w.count <= 6, w.allSatisfy({ $0.isASCII && $0.isNumber }), !words[j].comma else { continue }
+            let before = plain(words[j - 1].word), after = plain(words[j + 1].word)
+            guard before.contains(where: \.isLetter), unitWords[before] == nil, !routeWords.contains(before),
+                  after.contains(where: \.isLetter), unitWords[after] == nil,
+                  AddressVocabulary.states[after] == nil || AddressVocabulary.directionalNames[after] != nil else { continue }
+            return text[w.startIndex...]
         }
         return nil
     }
@@ -835,6 +943,16 @@ public struct AddressParser: Sendable {
                 kept = String(kept[cut...])
             }
         }
+        // Whom a letter is for, after the address: "1775 Spectrum Dr Suite 100 Attn: Roger Lane",
+        // "…Rd NE Fl 6 Attn: Mr. Greg Earth, Atlanta" — from the word to the next comma (a name
+        // runs into a town typed without one: the town is lost, the street read). Read as the
+        // street, it had no candidate.
+        if let firstDigit = kept.firstIndex(where: \.isNumber),
+           let marker = attentionMarker(in: kept[firstDigit...]) {
+            let end = kept[marker...].firstIndex { $0 == "," || $0 == ";" } ?? kept.endIndex
+            aside.append(String(kept[marker..<end]))
+            kept.removeSubrange(marker..<end)
+        }
         // A name between the address and its region: "2245 NE 36th Ave, Grant High School,
         // Portland" — a middle part of two or more words and no digit, after the house number.
         let parts = kept.split(separator: ",", omittingEmptySubsequences: false)
@@ -854,6 +972,29 @@ public struct AddressParser: Sendable {
         let set = aside.map { trimmed($0) }.filter { !$0.isEmpty }
         guard !set.isEmpty, !address.isEmpty, address.contains(where: \.isLetter) else { return nil }
         return (address, set.joined(separator: "; "))
+    }
+
+    /// Where the first word that names a letter's recipient begins ("Attn", "Attn:Charlotte",
+    /// "Attention:", "c/o"), after a word of the text; nil when none does.
+    static func attentionMarker(in text: Substring) -> String.Index? {
+        var start: String.Index?
+        var i = text.startIndex
+        var words = 0
+        while i <= text.endIndex {
+            let c: Character? = i < text.endIndex ? text[i] : nil
+            if let c, !c.isWhitespace, c != "," {
+                if start == nil { start = i }
+            } else if let s = start {
+                // The word up to a colon, without dots: "Attn.", "ATTN:Charlotte".
+                let head = text[s..<i].prefix { $0 != ":" }.lowercased().filter { $0 != "." }
+                if words > 0, ["attn", "attention", "c/o"].contains(head) { return s }
+                words += 1
+                start = nil
+            }
+            guard i < text.endIndex else { break }
+            i = text.index(after: i)
+        }
+        return nil
     }
 
     private static func trimmed(_ text: some StringProtocol) -> String {

@@ -143,6 +143,12 @@ extension LocusBench {
                 ("city, state and ZIP repeated", repeated("portland or 97211 ", toBytes: limit)),
                 ("unit designators", repeated("apt 3 # 4 ", toBytes: limit)),
                 ("\(words) directionals", Array(repeating: "northeast", count: words).joined(separator: " ")),
+                // Nothing found, each of geocode's second readings is tried: the unit after the
+                // street, the street to its type (a building's name after it), the address after
+                // a building's own number.
+                ("a building's number, a name after a misspelt street, a unit; no house",
+                 "1 lincoln center plaza 99999 nrtheast killngswrth blvd steeple grove townhomes east 608 portland or 97211"),
+                ("a mailing label's lines, no house", repeated("acme co\n1 lincoln ctr 99999 ne killngswrth blvd a\n", toBytes: limit)),
                 ("one byte past the limit", String(repeating: "a", count: limit + 1)),
                 ("60,000 bytes", String(repeating: "6132 ne 34th ave ", count: 3_500)),
             ]

@@ -126,6 +126,61 @@ import Testing
         }
     }
 
+    /// Units, floors and labels as forms, letters and remittance lists across the US write them
+    /// (the classes of usaddress's labelled set, `scripts/us_typed_addresses.py`), on a Portland
+    /// address: each was no candidate, the town, or the unit lost (the Florida of "Fourth Fl").
+    @Test(arguments: [
+        ("6132 NE 34th Ave 2nd Flr", "fl 2"),
+        ("6132 NE 34th Ave, 7th Flr, Portland, OR 97211", "fl 7"),
+        ("6132 NE 34th Ave Second Floor", "fl 2"),
+        ("6132 NE 34th Ave Fourth Fl", "fl 4"),
+        ("6132 NE 34th Ave 2 Floor", "fl 2"),
+        ("41st Floor 6132 NE 34th Ave Portland OR", "fl 41"),
+        ("6132 NE 34th Ave Suite200", "ste 200"),
+        ("6132 NE 34th Ave Unit508", "unit 508"),
+        ("6132 NE 34th Ave PMB 175", "pmb 175"),
+        ("6132 NE 34th Ave Box 15", "box 15"),
+        ("Flat 4 6132 NE 34th Ave", "flat 4"),
+        // A unit without its designator after the street ("203 N Wabash 608").
+        ("6132 NE 34th Ave 200, Portland, OR 97211", "# 200"),
+        ("6132 NE 34th Ave 1A", "# 1a"),
+    ] as [(String, String)])
+    func readsUnitsAsFormsWriteThem(_ text: String, _ unit: String) throws {
+        let first = try #require(try candidates(text).first, "no candidate")
+        #expect(first.address == "6132 NE 34th Ave, Portland, OR 97211" && first.matchType == .pointAddress, "\(first.address)")
+        #expect(first.score >= 95 && first.unit == unit, "\(first.score) \(first.unit ?? "no unit")")
+    }
+
+    /// What a letter puts around an address: a sign before the house number, a mailing label's
+    /// lines, a complex's name between the street and the town, a building's own address before
+    /// the street address, an "Attn:" after it. Each was no candidate or only the town.
+    @Test(arguments: [
+        "# 6132 NE 34th Ave",
+        // A label's lines: a line after the address's that is no part of it ran into the town.
+        "Acme Co\n6132 NE 34th Ave Suite 1800\n\nAttn: Kent Smith c/o Greg Roe\nPortland OR 97211",
+        "6132 NE 34th Ave, Rm 501\r\nSponsored Programs Administration\r\nPortland OR 97211",
+        "6132 NE 34th Ave Steeple Townhomes, Portland, OR",
+        "1 Lincoln Ctr 6132 NE 34th Ave",
+        "1 Lincoln Ctr 6132 NE 34th Ave, Portland OR",
+        // Whom the letter is for, after the address: the name ran into the street or the town.
+        "6132 NE 34th Ave Suite 100 Attn: Roger Lane",
+        "6132 NE 34th Ave Attn:Charlotte Duran, Portland OR 97211",
+        "6132 NE 34th Ave c/o Bank of America Portland OR",
+    ])
+    func readsTheAddressInWhatALetterPutsAroundIt(_ text: String) throws {
+        let first = try #require(try candidates(text).first, "no candidate")
+        #expect(first.address == "6132 NE 34th Ave, Portland, OR 97211" && first.score >= 90, "\(first.address) \(first.score)")
+    }
+
+    /// A reading that sets words aside stands only on a house it places: "2320 West Lake Shore
+    /// Drive 6 Waco Texas" read from its "6" on was S 6th St of another town, at 85.
+    @Test(arguments: ["2320 West Lake Shore Drive 6 Portland Oregon", "9999 SW Nowhere Dr 6 Portland Oregon"])
+    func wordsSetAsideFindOnlyAHouse(_ text: String) throws {
+        for c in try candidates(text, max: 10) where c.explain?.contains(where: { $0.contains("no part of the address") }) == true {
+            #expect([.pointAddress, .interpolated, .extrapolated].contains(c.matchType), "\(c.address) \(c.matchType)")
+        }
+    }
+
     @Test func qualifierDoesNotShowAsAUnit() throws {
         let c = try #require(try candidates("5321 S/ NE 31ST AVE").first)
         #expect(c.unit == nil)

@@ -42,6 +42,27 @@ import Testing
         #expect(top.address == expected && top.score == 100, "\(top.address) \(top.score)")
     }
 
+    /// Towns whose names begin with a word forms use for a unit ("Flat 4", "Box 15") stay towns:
+    /// those words take only an identifier with a digit.
+    @Test(arguments: [
+        ("100 Main St, Flat Rock, NC", "100 Main St, Flat Rock, NC 28731"),
+        ("100 Main St Flat Rock NC", "100 Main St, Flat Rock, NC 28731"),
+        ("100 Main St, Box Elder, UT", "100 Main St, Box Elder, UT 84302"),
+        ("100 Main St Box Elder UT", "100 Main St, Box Elder, UT 84302"),
+        ("100 Main St Box 12, Box Elder, UT", "100 Main St, Box Elder, UT 84302"),
+    ])
+    func aTownNamedLikeAUnitIsTheTown(_ text: String, _ expected: String) throws {
+        let towns = try AddressColumnsTests.build("""
+        number,street,city,state,postcode,lon,lat
+        100,Main St,Flat Rock,NC,28731,-82.44,35.27
+        100,Main St,Box Elder,UT,84302,-112.02,41.5
+        100,Main St,Salt Lake City,UT,84101,-111.89,40.76
+
+        """).0
+        let top = try #require(try AddressColumnsTests.top(towns, text))
+        #expect(top.address == expected && top.score >= 95, "\(top.address) \(top.score)")
+    }
+
     /// The whole address typed into a search box, the state written as a code and the ZIP code
     /// begun: nothing was suggested ("LA" a whole word, read as "lane", matched no place).
     @Test(arguments: [

@@ -288,7 +288,7 @@ public struct AddressColumns: Sendable, Equatable, Codable {
         // address runs to 200 characters: a longer field is left whole rather than parsed.
         if words.count > 1, head.utf8.count <= 200, parser.parse(String(head)).unit != nil,
            let cut = words.indices.dropFirst().last(where: { w in
-               words[w].hasPrefix("#") || AddressVocabulary.unitDesignators[words[w].lowercased()] != nil
+               words[w].hasPrefix("#") || AddressParser.unitWords[words[w].lowercased()] != nil
            }) {
             words.removeSubrange(cut...)
         }

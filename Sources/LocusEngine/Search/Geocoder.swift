@@ -80,7 +80,8 @@ extension AddressSearch {
         case .key(let key):
             guard let found = lookup(key: key) else { return nil }
             matches = [found]
-        case .text(let text):
+        case .text(let typed):
+            let text = AddressParser.linesAsParts(typed)
             let memo = QueryMemo()
             func read(_ text: String) -> (ParsedAddress, [ScoredMatch]) {
                 let parsed = parser.parse(text)
@@ -118,6 +119,37 @@ extension AddressSearch {
                     q.city = town
                     matches += Self.secondReading(geocode(q, rawText: text, memo: memo), "\"\(town.joined(separator: " "))\" read as the town")
                 }
+            }
+            // "203 N Wabash 608", "101 W Grand Ave 600": a unit written without its designator
+            // after the street, read as the street's last word (a street "Wabash 608th"). When
+            // nothing good was found, the last word is read as the unit too, and competes.
+            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), parsed.unit == nil, parsed.number != nil,
+               parsed.crossStreet == nil, let trailing = Self.unitAfterStreet(parsed.street) {
+                var q = parsed
+                q.street.removeLast()
+                q.unit = trailing
+                let found = Self.secondReading(Self.housesPlaced(geocode(q, rawText: text, memo: memo)), "\"\(trailing.dropFirst(2))\" read as the unit")
+                if let best = found.max(by: { $0.score < $1.score }), best.score > matches.map(\.score).max() ?? 0 { unit = trailing }
+                matches += found
+            }
+            // "1666 SE Lambert St Steeple Townhomes, Portland": a building's or complex's name
+            // between the street and the town. When nothing good was found, the street is read to
+            // its type (and a directional after it) too, and competes.
+            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), parsed.number != nil, parsed.crossStreet == nil,
+               parsed.city != nil || parsed.postcode != nil || parsed.state != nil,
+               let cut = Self.streetBeforeBuildingName(parsed.street) {
+                var q = parsed
+                let name = q.street[cut...].joined(separator: " ")
+                q.street.removeSubrange(cut...)
+                matches += Self.secondReading(Self.housesPlaced(geocode(q, rawText: text, memo: memo)), "\"\(name)\" read as no part of the address")
+            }
+            // "1000 Cathedral Pl 925 W Georgia St": a building's own number and name before the
+            // street address.
+            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let address = AddressParser.addressAfterBuilding(text) {
+                let (rest, found) = read(String(address))
+                let aside = text[..<address.startIndex]
+                matches += Self.secondReading(Self.housesPlaced(found), "\"\(aside.trimmingCharacters(in: .whitespaces))\" read as no part of the address")
+                unit = unit ?? rest.unit
             }
         case .fields(let number, let street, let city, let postcode):
             var parsed = ParsedAddress()
@@ -158,6 +190,54 @@ extension AddressSearch {
             if out.count >= request.maxResults { break }
         }
         return out
+    }
+
+    /// The unit a street's last word may be ("# 608", "# 1a", "# b6-347b"), when what is before it
+    /// still names a street: a word that is no directional or type, and, before a lone letter, a
+    /// type or a directional after one ("720 10th Ave SW A"). A route's number ("Highway 26",
+    /// "US 26") and a numbered street after a directional ("NE 19") are no unit.
+    static func unitAfterStreet(_ street: [String]) -> String? {
+        guard street.count >= 2, let last = street.last, last.utf8.count <= 8,
+              last.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
+        let rest = street.dropLast()
+        guard rest.contains(where: { !StreetNameParts.types.contains($0) && !StreetNameParts.directionals.contains($0) }),
+              !AddressParser.endsWithRouteNumber(Array(street)) else { return nil }
+        if last.contains(where: \.isNumber) {
+            guard last.first?.isNumber == true || last.first?.isLetter == true && last.count >= 2 else { return nil }
+            return "# " + (AddressText.ordinalNumber(last) ?? last)
+        }
+        guard last.count == 1, let before = rest.last else { return nil }
+        let afterType = StreetNameParts.types.contains(before)
+            || (StreetNameParts.directionals.contains(before) && rest.dropLast().last.map(StreetNameParts.types.contains) == true)
+        return afterType ? "# " + last : nil
+    }
+
+    /// Where a building's name after the street begins: after the first type that follows a word
+    /// of the name (and a directional after that type), when a word that is no type or
+    /// directional follows ("Ashbourne Rd Lynnewood Gardens", "Martin Luther King Jr Ave SE Maple
+    /// View Flats"). Nil when the street has no words after its type.
+    static func streetBeforeBuildingName(_ street: [String]) -> Int? {
+        var named = false
+        for (k, t) in street.enumerated() {
+            let isType = StreetNameParts.types.contains(t)
+            if isType, named {
+                var cut = k + 1
+                if cut < street.count, StreetNameParts.directionals.contains(street[cut]) { cut += 1 }
+                let rest = street[cut...]
+                guard rest.contains(where: { !StreetNameParts.types.contains($0) && !StreetNameParts.directionals.contains($0) }) else { return nil }
+                return cut
+            }
+            if !isType, !StreetNameParts.directionals.contains(t) { named = true }
+        }
+        return nil
+    }
+
+    /// The answers that place the house typed. A reading that sets words aside is a guess that
+    /// only a house found on the street it leaves confirms: "2320 West Lake Shore Drive 6 Waco
+    /// Texas" read from its "6" on was S 6th St of another town at 85, "3590 South State Road 7
+    /// Suite 28" read to "Road" was a street "S State" without the house at 70.
+    static func housesPlaced(_ found: [ScoredMatch]) -> [ScoredMatch] {
+        found.filter { [.pointAddress, .interpolated, .extrapolated].contains($0.matchType) }
     }
 
     /// Answers of a second reading of the text, `setAsidePenalty` lower, with a note of what it
