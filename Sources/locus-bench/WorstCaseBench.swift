@@ -177,6 +177,11 @@ extension LocusBench {
                 // instrumented build).
                 Case(op: "geocode", label: "misspelt type on initials, no direction, explained",
                      line: #"{"id":1,"op":"geocode","text":"3000 mlk jr blvt","explain":true}"#),
+                // Two numbered streets' crossing, both misspelt, behind a word set aside and before
+                // replacement characters: every namesake of each street in every town is paired (the
+                // bounded fuzz's find, 10.7 ms in its instrumented build).
+                Case(op: "geocode", label: "misspelt numbered streets' crossing behind a word, every candidate",
+                     line: #"{"id":1,"op":"geocode","text":"$mlkse 32n ./>30t\#(String(repeating: #"\ufffd"#, count: 70))h","explain":true,"location":{"x":-122.6296,"y":45.5676},"min_score":0,"max_results":100}"#),
                 Case(op: "geocode", label: "key of 20 digits", line: #"{"id":1,"op":"geocode","key":"a99999999999999999999"}"#),
                 Case(op: "geocode", label: "interpolation key, huge numbers", line: #"{"id":1,"op":"geocode","key":"i1:99999999999999999:2"}"#),
                 Case(op: "geocode", label: "intersection key of one street", line: #"{"id":1,"op":"geocode","key":"x0:0"}"#),

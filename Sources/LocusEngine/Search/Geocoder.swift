@@ -1934,13 +1934,31 @@ extension AddressSearch {
         let cellsB = StreetPointCells(b, points: points, scale: s, size: reach, near: nearA)
         guard !cellsB.extent.isEmpty else { return [] }
         let nearB = cellsB.extent.expanded(by: marginB)
-        func goesOn(_ id: Int32) -> Bool {
+        // Looked for outward from the point's own place in `a`, which is in number order along
+        // its street: the next house is mostly a neighbour in the list. From the list's start it
+        // went through half of it on average, for each of up to 32 pairs checked (the geocoder
+        // fuzzer's "$mlkse 32n ./>30t…h", a crossing of two numbered streets' namesakes, and "32nd
+        // & 30th": with `crossingOfFittedLines`'s change, 0.88 of the server's CPU time before).
+        func goesOn(_ i: Int) -> Bool {
+            let id = a[i]
             guard let p = cellsB.position(of: id) else { return false }
             let number = points.number(Int(id))
-            return a.contains { o in
+            func near(_ o: Int32) -> Bool {
                 guard points.number(Int(o)) != number, let q = cellsB.position(of: o) else { return false }
                 return (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) <= reach * reach
             }
+            var down = i, up = i + 1
+            while down > a.startIndex || up < a.endIndex {
+                if down > a.startIndex {
+                    down -= 1
+                    if near(a[down]) { return true }
+                }
+                if up < a.endIndex {
+                    if near(a[up]) { return true }
+                    up += 1
+                }
+            }
+            return near(id)
         }
         // Each point of `a` with its nearest point of `b` in reach; among equally near, the first.
         var pairs: [(i: Int, k: Int, d: Double)] = []
@@ -1972,7 +1990,7 @@ extension AddressSearch {
             let c = Crossing(a: a[pairs[o].i], b: b[pairs[o].k], squaredGap: pairs[o].d)
             if near(c, found) { continue }
             checked += 1
-            if cellsB.hasOtherNumber(near: c.b, within: reach), goesOn(c.a) {
+            if cellsB.hasOtherNumber(near: c.b, within: reach), goesOn(pairs[o].i) {
                 found.append(c)
             } else if !near(c, strays), strays.count < Self.crossingsPerPair {
                 strays.append(c)
@@ -2012,12 +2030,18 @@ extension AddressSearch {
                                scale s: LocalMetricScale) -> GeoPoint? {
         let near = GeoPoint(x: (nearA.x + nearB.x) / 2, y: (nearA.y + nearB.y) / 2)
         func line(_ list: Slice<StoredIDs>, around c: GeoPoint) -> (Double, Double, Double, Double)? {
+            // Each point's two coordinates alone, not the whole point decoded: a crossing looks
+            // along both streets' every point, and numbered streets' namesakes give 16 pairs.
             var xs: [Double] = [], ys: [Double] = []
+            let points = addresses.points
             for i in list {
-                let p = addresses.points[Int(i)]
-                let x = (p.lon - near.x) * s.metresPerDegreeX, y = (p.lat - near.y) * s.metresPerDegreeY
-                let cx = (p.lon - c.x) * s.metresPerDegreeX, cy = (p.lat - c.y) * s.metresPerDegreeY
-                if cx * cx + cy * cy <= 150 * 150 { xs.append(x); ys.append(y) }
+                let lon = points.lon(Int(i)), lat = points.lat(Int(i))
+                guard abs(lon) <= 180, abs(lat) <= 90 else { continue }
+                let cx = (lon - c.x) * s.metresPerDegreeX, cy = (lat - c.y) * s.metresPerDegreeY
+                if cx * cx + cy * cy <= 150 * 150 {
+                    xs.append((lon - near.x) * s.metresPerDegreeX)
+                    ys.append((lat - near.y) * s.metresPerDegreeY)
+                }
             }
             guard xs.count >= 3 else { return nil }
             let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
