@@ -857,21 +857,7 @@ public struct AddressParser: Sendable {
     /// house number on, one that follows a word and comes before a word of a street, with no
     /// comma or unit designator either side. Nil when the text has none.
     public static func addressAfterBuilding(_ text: String) -> Substring? {
-        var words: [(word: Substring, comma: Bool)] = []
-        var start: String.Index?
-        var i = text.startIndex
-        while i <= text.endIndex {
-            let c: Character? = i < text.endIndex ? text[i] : nil
-            if let c, !c.isWhitespace, c != "," {
-                if start == nil { start = i }
-            } else {
-                if let s = start { words.append((text[s..<i], c == ",")) }
-                if c == ",", !words.isEmpty { words[words.count - 1].comma = true }
-                start = nil
-            }
-            guard i < text.endIndex else { break }
-            i = text.index(after: i)
-        }
+        let words = wordsAndCommas(text[...])
         guard words.count >= 5, words[0].word.allSatisfy(\.isNumber) else { return nil }
         func plain(_ w: Substring) -> String { w.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "#" } }
         for j in 2..<(words.count - 1) {
@@ -977,24 +963,32 @@ public struct AddressParser: Sendable {
     /// Where the first word that names a letter's recipient begins ("Attn", "Attn:Charlotte",
     /// "Attention:", "c/o"), after a word of the text; nil when none does.
     static func attentionMarker(in text: Substring) -> String.Index? {
+        for (w, _) in wordsAndCommas(text).dropFirst() {
+            // The word up to a colon, without dots: "Attn.", "ATTN:Charlotte".
+            let head = w.prefix { $0 != ":" }.lowercased().filter { $0 != "." }
+            if ["attn", "attention", "c/o"].contains(head) { return w.startIndex }
+        }
+        return nil
+    }
+
+    /// The words of a text between spaces and commas, each with whether a comma follows it.
+    static func wordsAndCommas(_ text: Substring) -> [(word: Substring, comma: Bool)] {
+        var words: [(word: Substring, comma: Bool)] = []
         var start: String.Index?
         var i = text.startIndex
-        var words = 0
         while i <= text.endIndex {
             let c: Character? = i < text.endIndex ? text[i] : nil
             if let c, !c.isWhitespace, c != "," {
                 if start == nil { start = i }
-            } else if let s = start {
-                // The word up to a colon, without dots: "Attn.", "ATTN:Charlotte".
-                let head = text[s..<i].prefix { $0 != ":" }.lowercased().filter { $0 != "." }
-                if words > 0, ["attn", "attention", "c/o"].contains(head) { return s }
-                words += 1
+            } else {
+                if let s = start { words.append((text[s..<i], c == ",")) }
+                if c == ",", !words.isEmpty { words[words.count - 1].comma = true }
                 start = nil
             }
             guard i < text.endIndex else { break }
             i = text.index(after: i)
         }
-        return nil
+        return words
     }
 
     private static func trimmed(_ text: some StringProtocol) -> String {

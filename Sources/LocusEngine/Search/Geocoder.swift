@@ -91,12 +91,14 @@ extension AddressSearch {
             }
             let parsed: ParsedAddress
             (parsed, matches) = read(text)
+            // Each further reading is tried only while nothing read so far is good.
+            func nothingGood() -> Bool { matches.allSatisfy { $0.score < Self.setAsideBelow } }
             unit = parsed.unit
             // A landmark's name before the address or a remark in brackets: read without them
             // when the whole text finds nothing good, and let both readings compete.
             // A town the index knows is no landmark's name: "1700 8th St, Lake Oswego, OR" read
             // without "Lake Oswego" (a second reading costs 2) went to Gresham's NE 8th St.
-            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let (address, aside) = AddressParser.setAside(text),
+            if nothingGood(), let (address, aside) = AddressParser.setAside(text),
                !aside.split(separator: ";").contains(where: { parser.isKnownCity($0) }) {
                 let (rest, found) = read(address)
                 matches += Self.secondReading(found, "\"\(aside)\" read as no part of the address")
@@ -107,7 +109,7 @@ extension AddressSearch {
             // found, the last one or two words are read as the town too, and compete (not for a
             // street of more words than any street's name and a town: the worst case's text of 24
             // nonsense words took 0.43 ms where it took 0.23).
-            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), parsed.city == nil, parsed.crossStreet == nil,
+            if nothingGood(), parsed.city == nil, parsed.crossStreet == nil,
                parsed.street.count <= Self.streetWithTownWords {
                 for k in 1...2 where parsed.street.count >= k + 2 {
                     // A town's last word may be a street type ("Raleigh Hills"), its first not.
@@ -123,7 +125,7 @@ extension AddressSearch {
             // "203 N Wabash 608", "101 W Grand Ave 600": a unit written without its designator
             // after the street, read as the street's last word (a street "Wabash 608th"). When
             // nothing good was found, the last word is read as the unit too, and competes.
-            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), parsed.unit == nil, parsed.number != nil,
+            if nothingGood(), parsed.unit == nil, parsed.number != nil,
                parsed.crossStreet == nil, let trailing = Self.unitAfterStreet(parsed.street) {
                 var q = parsed
                 q.street.removeLast()
@@ -135,7 +137,7 @@ extension AddressSearch {
             // "1666 SE Lambert St Steeple Townhomes, Portland": a building's or complex's name
             // between the street and the town. When nothing good was found, the street is read to
             // its type (and a directional after it) too, and competes.
-            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), parsed.number != nil, parsed.crossStreet == nil,
+            if nothingGood(), parsed.number != nil, parsed.crossStreet == nil,
                parsed.city != nil || parsed.postcode != nil || parsed.state != nil,
                let cut = Self.streetBeforeBuildingName(parsed.street) {
                 var q = parsed
@@ -145,7 +147,7 @@ extension AddressSearch {
             }
             // "1000 Cathedral Pl 925 W Georgia St": a building's own number and name before the
             // street address.
-            if matches.allSatisfy({ $0.score < Self.setAsideBelow }), let address = AddressParser.addressAfterBuilding(text) {
+            if nothingGood(), let address = AddressParser.addressAfterBuilding(text) {
                 let (rest, found) = read(String(address))
                 let aside = text[..<address.startIndex]
                 matches += Self.secondReading(Self.housesPlaced(found), "\"\(aside.trimmingCharacters(in: .whitespaces))\" read as no part of the address")
@@ -200,7 +202,7 @@ extension AddressSearch {
         guard street.count >= 2, let last = street.last, last.utf8.count <= 8,
               last.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
         let rest = street.dropLast()
-        guard rest.contains(where: { !StreetNameParts.types.contains($0) && !StreetNameParts.directionals.contains($0) }),
+        guard rest.contains(where: Self.isNameWord),
               !AddressParser.endsWithRouteNumber(Array(street)) else { return nil }
         if last.contains(where: \.isNumber) {
             guard last.first?.isNumber == true || last.first?.isLetter == true && last.count >= 2 else { return nil }
@@ -212,6 +214,11 @@ extension AddressSearch {
         return afterType ? "# " + last : nil
     }
 
+    /// A word of a street's name that is neither a directional nor a type.
+    static func isNameWord(_ t: String) -> Bool {
+        !StreetNameParts.types.contains(t) && !StreetNameParts.directionals.contains(t)
+    }
+
     /// Where a building's name after the street begins: after the first type that follows a word
     /// of the name (and a directional after that type), when a word that is no type or
     /// directional follows ("Ashbourne Rd Lynnewood Gardens", "Martin Luther King Jr Ave SE Maple
@@ -219,15 +226,14 @@ extension AddressSearch {
     static func streetBeforeBuildingName(_ street: [String]) -> Int? {
         var named = false
         for (k, t) in street.enumerated() {
-            let isType = StreetNameParts.types.contains(t)
-            if isType, named {
+            if StreetNameParts.types.contains(t), named {
                 var cut = k + 1
                 if cut < street.count, StreetNameParts.directionals.contains(street[cut]) { cut += 1 }
                 let rest = street[cut...]
-                guard rest.contains(where: { !StreetNameParts.types.contains($0) && !StreetNameParts.directionals.contains($0) }) else { return nil }
+                guard rest.contains(where: Self.isNameWord) else { return nil }
                 return cut
             }
-            if !isType, !StreetNameParts.directionals.contains(t) { named = true }
+            if Self.isNameWord(t) { named = true }
         }
         return nil
     }
@@ -1958,7 +1964,7 @@ extension AddressSearch {
                     up += 1
                 }
             }
-            return near(id)
+            return false
         }
         // Each point of `a` with its nearest point of `b` in reach; among equally near, the first.
         var pairs: [(i: Int, k: Int, d: Double)] = []

@@ -629,11 +629,6 @@ extension AddressSearch {
     /// street place marked. `realWordTypos`: read each `mayBeRealWordTypo` word through its typos.
     private func streetPlacesMatching(reading words: [String], prefix: WordBegun?, _ memo: SuggestMemo,
                                       realWordTypos: Bool = false) -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
-        var mark = [UInt8](repeating: 0, count: streetPlaces.count)
-        var quality = 0.0
-        var constraint: UInt8 = 0
-        // Street places marked for the word at `constraint`: none left, none can be later.
-        var reached = 0
         // The words in the order they are read: whole words of the index first (a pass over
         // their postings), then the others shortest first (initials, a pass over the places
         // still marked, or a typo search: the longer the word, the dearer), and real words read
@@ -655,6 +650,31 @@ extension AddressSearch {
         }.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element.0)
         // With initials to read, the places still marked, listed: nil before any word is read.
         let listed = read.contains { $0.id == nil && isInitials($0.word) }
+        // Initials are read only beside a word of the name or a type (whole, or begun by two
+        // letters or more), as geocode reads them only with one: "stc" alone named every street
+        // with words of an s, a t and a c, and "stc & t" cost 2.4 ms (the geocoder fuzzer).
+        // Worked out only when a word is no street word: most readings have none.
+        func initialsHaveCompany() -> Bool {
+            (prefix?.canonical.count ?? 0) >= 2 || words.contains { w in
+                !StreetNameParts.directionals.contains(w) && vocabularyID(w) != nil
+            }
+        }
+        // "po|rtland … portland ve hr … north tp and 3,6172" read its first eight words twelve
+        // times, with each word begun and each split of the rest, 0.2–0.5 ms each: 2.7 ms in
+        // release, 11.9 ms in the geocoder fuzzer's instrumented build, the bound 10. Looked up
+        // before the marks, a place each, are made.
+        let reading = SuggestMemo.StreetWordsReading(words: typed.map(\.word), realWordTypos: realWordTypos,
+                                                     initialsHaveCompany: listed && initialsHaveCompany())
+        if memo.readingsNamingNothing.contains(reading) { return nil }
+        func namesNothing() -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
+            memo.readingsNamingNothing.insert(reading)
+            return nil
+        }
+        var mark = [UInt8](repeating: 0, count: streetPlaces.count)
+        var quality = 0.0
+        var constraint: UInt8 = 0
+        // Street places marked for the word at `constraint`: none left, none can be later.
+        var reached = 0
         var current: [Int32]?, next: [Int32] = []
         // Marks the street places of these words as matching the word at `constraint`.
         // (Counted and listed in locals: the captured variables cost an exclusivity check each.)
@@ -679,25 +699,6 @@ extension AddressSearch {
             if listed { (current, next) = (next, []) }
             defer { reached = 0 }
             return reached > 0
-        }
-        // Initials are read only beside a word of the name or a type (whole, or begun by two
-        // letters or more), as geocode reads them only with one: "stc" alone named every street
-        // with words of an s, a t and a c, and "stc & t" cost 2.4 ms (the geocoder fuzzer).
-        // Worked out only when a word is no street word: most readings have none.
-        func initialsHaveCompany() -> Bool {
-            (prefix?.canonical.count ?? 0) >= 2 || words.contains { w in
-                !StreetNameParts.directionals.contains(w) && vocabularyID(w) != nil
-            }
-        }
-        // "po|rtland … portland ve hr … north tp and 3,6172" read its first eight words twelve
-        // times, with each word begun and each split of the rest, 0.2–0.5 ms each: 2.7 ms in
-        // release, 11.9 ms in the geocoder fuzzer's instrumented build, the bound 10.
-        let reading = SuggestMemo.StreetWordsReading(words: typed.map(\.word), realWordTypos: realWordTypos,
-                                                     initialsHaveCompany: listed && initialsHaveCompany())
-        if memo.readingsNamingNothing.contains(reading) { return nil }
-        func namesNothing() -> (mark: [UInt8], constraint: UInt8, quality: Double)? {
-            memo.readingsNamingNothing.insert(reading)
-            return nil
         }
         var initialLetters = 0
         // Marks the street places still marked that have a word beginning with each of these
