@@ -200,6 +200,12 @@ extension LocusBench {
                 // 11.9 ms in its instrumented build).
                 Case(op: "suggest", label: "misspelt town among initials before a crossing begun",
                      line: #"{"id":1,"op":"suggest","text":"po|rtland\u0000 \u0000portland\u0000^\u0000\u0000\u0000ve\ufffd\ufffd$\ufffd+\ufffdrtland portland ve hr\ufffd\ufffd |rtland\u0000r\u0000north tp and \u0000\u001c3,6172","location":{"x":-122.6296,"y":45.5676},"max_results":10}"#),
+                // A town's name on both sides of a crossing, the second misspelt and begun: every
+                // street of the town is a first and a second street, so the pair test reaches its
+                // bound (the bounded fuzz's find, "?/…portland,␀␀␀t&…?ortland/!…", 10.7–11.3 ms in
+                // its instrumented build).
+                Case(op: "suggest", label: "town's name on both sides of a crossing",
+                     line: #"{"id":1,"op":"suggest","text":"?/\ufffdportland,\u0000\u0000\u0000t&\ufffd?ortland/!\ufffd","location":{"x":-122.6296,"y":45.5676},"max_results":10}"#),
                 Case(op: "suggest", label: "one letter, extent of the world", line: #"{"id":1,"op":"suggest","text":"s","max_results":50,"extent":{"xmin":-180,"ymin":-90,"xmax":180,"ymax":90}}"#),
             ]
             let points: [(String, String)] = [
