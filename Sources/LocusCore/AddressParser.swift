@@ -122,18 +122,21 @@ public struct AddressParser: Sendable {
     /// Words that say a place lies along a street between two crossings.
     static let betweenWords: Set<String> = ["between", "btwn", "betw", "btw"]
 
-    public func parse(_ text: String) -> ParsedAddress {
+    /// `readingCrossing`: whether "&", "@", "and" or "at" between two parts makes the text a
+    /// crossing of two streets; without it they are words of one street's name ("Truck and
+    /// Trailer Way", "Peace & Plenty Ln"), as the index builder reads a street column.
+    public func parse(_ text: String, readingCrossing: Bool = true) -> ParsedAddress {
         let text = withStateCodeSpelledOut(Self.withoutCountry(Self.asciiFractions(text)))
         if let q = Self.qualified(text) {
-            var result = parseUnqualified(q.text)
+            var result = parseUnqualified(q.text, readingCrossing: readingCrossing)
             result.qualifier = q.qualifier
             if result.crossStreet == nil, q.corner { Self.splitCorner(&result) }
             return result
         }
-        return parseUnqualified(Self.slashCrossing(text) ?? text)
+        return parseUnqualified(readingCrossing ? Self.slashCrossing(text) ?? text : text, readingCrossing: readingCrossing)
     }
 
-    private func parseUnqualified(_ text: String) -> ParsedAddress {
+    private func parseUnqualified(_ text: String, readingCrossing: Bool) -> ParsedAddress {
         var result = ParsedAddress()
         var text = Substring(text)
         if let (rest, unit) = Self.commaUnit(text) {
@@ -147,7 +150,7 @@ public struct AddressParser: Sendable {
         let block = Self.block(at: tokens)
 
         // An intersection: split on "&", "@", "and", "at" between two non-empty parts.
-        if let i = tokens.firstIndex(where: Self.crossingWords.contains), i > 0, i < tokens.count - 1 {
+        if readingCrossing, let i = tokens.firstIndex(where: Self.crossingWords.contains), i > 0, i < tokens.count - 1 {
             var first = Array(tokens[..<i])
             var second = Array(tokens[(i + 1)...])
             // "NE 34th & Killingsworth, Portland OR": after a comma that ends the second street
@@ -231,7 +234,8 @@ public struct AddressParser: Sendable {
             tokens.removeLast()
             result.number = HouseNumber(parsing: last)
         }
-        tokens.removeAll { $0 == "&" || $0 == "@" || $0 == "#" }
+        // Read as one street, an "&" is a word of its name, as the index builder keeps it.
+        tokens.removeAll { ($0 == "&" && readingCrossing) || $0 == "@" || $0 == "#" }
         // "74 Street", "37 Avenue": a street numbered without its ordinal ending (New York's
         // "74 St"), not house 74 on a street called Street.
         if let n = result.number, n.suffix.isEmpty, n.value > 0, result.numberTail == nil, result.blockEnd == nil,

@@ -145,6 +145,22 @@ extension AddressSearch {
                 q.street.removeSubrange(cut...)
                 matches += Self.secondReading(Self.housesPlaced(geocode(q, rawText: text, memo: memo)), "\"\(name)\" read as no part of the address")
             }
+            // "100 Truck and Trailer Way", "514 Peace & Plenty Ln": a street whose name has "and"
+            // or "&" in it was read as the crossing of "100 Truck" and "Trailer Way", and found
+            // nothing. When a crossing found nothing good, the text is read as one street too, and
+            // competes ("4381 Lassiter at North Hills Ave" too). Not for a slash or "@", which no
+            // name has (the bounded fuzz's slowest geocode is a slash crossing of junk), nor for a
+            // name of more words than a street and a town.
+            if nothingGood(), parsed.crossStreet != nil, parsed.crossStreetTo == nil,
+               AddressText.tokens(text).contains(where: { $0 == "and" || $0 == "&" || $0 == "at" }) {
+                let whole = parser.parse(text, readingCrossing: false)
+                if whole.crossStreet == nil, !whole.street.isEmpty, whole.street.count <= Self.streetWithTownWords {
+                    var found = geocode(whole, rawText: text, memo: memo)
+                    if whole.city == nil, whole.postcode == nil, request.near == nil { rankCitiesBySize(&found) }
+                    matches += Self.secondReading(found, "the crossing's word read as part of the street's name")
+                    unit = unit ?? whole.unit
+                }
+            }
             // "1000 Cathedral Pl 925 W Georgia St": a building's own number and name before the
             // street address.
             if nothingGood(), let address = AddressParser.addressAfterBuilding(text) {
