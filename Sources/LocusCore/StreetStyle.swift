@@ -89,8 +89,9 @@ public enum StreetStyle {
         return AddressVocabulary.streetTypes[lower] == nil && AddressVocabulary.directionals[lower] == nil && !shortNameWords.contains(lower)
     }
 
-    /// Little words written in lower case inside a name ("Avenue of the Americas").
-    static let lowerWords: Set<String> = ["OF", "THE", "AND"]
+    /// Little words written in lower case inside a name ("Avenue of the Americas", "Lassiter at
+    /// North Hills Ave").
+    static let lowerWords: Set<String> = ["OF", "THE", "AND", "AT"]
 
     /// A name published in capitals, in mixed case: "14TH" → "14th", "MCLOUGHLIN" → "McLoughlin",
     /// "O'BRIEN" → "O'Brien", "BEAVERTON-HILLSDALE" → "Beaverton-Hillsdale", "99E" stays. A name

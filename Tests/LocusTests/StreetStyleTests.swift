@@ -28,6 +28,8 @@ import Testing
         ("SW BEAVERTON-HILLSDALE HWY", "SW Beaverton-Hillsdale Hwy"),
         ("O'BRIEN ST", "O'Brien St"),
         ("AVENUE OF THE AMERICAS", "Avenue of the Americas"),
+        ("LASSITER AT NORTH HILLS AVE", "Lassiter at North Hills Ave"),
+        ("TRUCK AND TRAILER WAY", "Truck and Trailer Way"),
         ("US HWY 26", "US Hwy 26"),
         ("HWY 99E", "Hwy 99E"),
         ("N Macadam Ave", "N Macadam Ave"),
