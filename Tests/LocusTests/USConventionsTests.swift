@@ -352,4 +352,28 @@ import Testing
         let top = try #require(try AddressColumnsTests.top(locator, text), "\(text): no candidate")
         #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
     }
+
+    /// A directional between the name and the type, as some county files write one that follows
+    /// the type ("2350 WASHINGTON NE PL" for Washington Pl NE, usaddress's labelled set), or the
+    /// other way round: no candidate. The order the file has stays the answer.
+    @Test(arguments: [
+        ("2350 Washington NE Pl", "2350 Washington Pl NE, Albuquerque, NM 87110"),
+        ("2350 WASHINGTON NE PL, ALBUQUERQUE, NM", "2350 Washington Pl NE, Albuquerque, NM 87110"),
+        ("425 Avalon Park Blvd South", "425 Avalon Park South Blvd, Orlando, FL 32828"),
+        ("425 Avalon Park Blvd S, Orlando FL", "425 Avalon Park South Blvd, Orlando, FL 32828"),
+        ("2350 Washington Pl NE", "2350 Washington Pl NE, Albuquerque, NM 87110"),
+        ("425 Avalon Park South Blvd", "425 Avalon Park South Blvd, Orlando, FL 32828"),
+    ])
+    func aDirectionalTypedBeforeTheTypeIsTheStreets(_ text: String, _ expected: String) throws {
+        let (locator, _) = try AddressColumnsTests.build("""
+            number,street,city,state,postcode,lon,lat
+            2350,WASHINGTON PL NE,ALBUQUERQUE,NM,87110,-106.5800,35.1000
+            2360,WASHINGTON PL NE,ALBUQUERQUE,NM,87110,-106.5800,35.1002
+            425,AVALON PARK SOUTH BLVD,ORLANDO,FL,32828,-81.1600,28.5100
+            435,AVALON PARK SOUTH BLVD,ORLANDO,FL,32828,-81.1600,28.5102
+
+            """)
+        let top = try #require(try AddressColumnsTests.top(locator, text), "\(text): no candidate")
+        #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
+    }
 }

@@ -134,6 +134,19 @@ extension AddressSearch {
                 if let best = found.max(by: { $0.score < $1.score }), best.score > matches.map(\.score).max() ?? 0 { unit = trailing }
                 matches += found
             }
+            // "2350 Washington NE Pl", "425 Avalon Park South Blvd": a directional between the name
+            // and the type, as some county files write one that follows the type ("Washington Pl
+            // NE"), or the other way round. When nothing good was found, the two last words are
+            // read swapped too, and compete with what they name on the street: the town or ZIP
+            // code the swapped reading falls back to is the first reading's already. Not for a street
+            // of more words than a street and a town (the worst case's 24 nonsense words).
+            if nothingGood(), parsed.crossStreet == nil, parsed.street.count <= Self.streetWithTownWords,
+               let swapped = Self.directionalAndTypeSwapped(parsed.street) {
+                var q = parsed
+                q.street = swapped
+                let onStreet = geocode(q, rawText: text, memo: memo).filter { [.pointAddress, .interpolated, .extrapolated, .block, .street].contains($0.matchType) }
+                matches += Self.secondReading(onStreet, "the directional and the type read the other way round")
+            }
             // "1666 SE Lambert St Steeple Townhomes, Portland": a building's or complex's name
             // between the street and the town. When nothing good was found, the street is read to
             // its type (and a directional after it) too, and competes.
@@ -207,6 +220,19 @@ extension AddressSearch {
                                         explain: request.explain ? m.notes : nil, unit: unit))
             if out.count >= request.maxResults { break }
         }
+        return out
+    }
+
+    /// A street's words with its last two, a directional and a type in either order, swapped
+    /// ("washington ne pl" → "washington pl ne"); nil unless a word of a name comes before them
+    /// ("avalon park south blvd": "park" is a type too).
+    static func directionalAndTypeSwapped(_ street: [String]) -> [String]? {
+        guard street.count >= 3, case let (a, b) = (AddressText.canonical(street[street.count - 2]), AddressText.canonical(street[street.count - 1])),
+              StreetNameParts.directionals.contains(a) && StreetNameParts.types.contains(b)
+                || StreetNameParts.types.contains(a) && StreetNameParts.directionals.contains(b),
+              street.dropLast(2).contains(where: { isNameWord(AddressText.canonical($0)) }) else { return nil }
+        var out = street
+        out.swapAt(out.count - 2, out.count - 1)
         return out
     }
 
