@@ -308,16 +308,14 @@ import Testing
         ("100 Del Mar Ln Del Mar", "100 Del Mar Ln, Del Mar, CA 92014"),
     ])
     func aSpanishNameWithDeLaIsOneName(_ text: String, _ expected: String) throws {
-        let (locator, _) = try AddressColumnsTests.build("""
+        try Self.expectFirst(in: """
             number,street,city,state,postcode,lon,lat
             200,VIA DE LA VALLE,DEL MAR,CA,92014,-117.2600,32.9700
             210,VIA DE LA VALLE,DEL MAR,CA,92014,-117.2598,32.9701
             1000,CAMINO DE LA REINA,SAN DIEGO,CA,92108,-117.1550,32.7680
             100,DEL MAR LN,DEL MAR,CA,92014,-117.2650,32.9600
 
-            """)
-        let top = try #require(try AddressColumnsTests.top(locator, text), "\(text): no candidate")
-        #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
+            """, text, expected)
     }
 
     /// Names with "and", "&" or "at" in them ("Truck and Trailer Way", "Peace & Plenty Ln", as
@@ -334,7 +332,7 @@ import Testing
         ("Main and Elm, Marion IA", "Main St & Elm St, Marion, IA 52302"),
     ])
     func aNameWithAndInItIsOneStreet(_ text: String, _ expected: String) throws {
-        let (locator, _) = try AddressColumnsTests.build("""
+        try Self.expectFirst(in: """
             number,street,city,state,postcode,lon,lat
             100,TRUCK AND TRAILER WAY,ELKTON,MD,21921,-75.8300,39.6100
             120,TRUCK AND TRAILER WAY,ELKTON,MD,21921,-75.8298,39.6102
@@ -348,9 +346,7 @@ import Testing
             200,Elm St,Marion,IA,52302,-91.6000,42.0350
             300,Elm St,Marion,IA,52302,-91.5990,42.0350
 
-            """)
-        let top = try #require(try AddressColumnsTests.top(locator, text), "\(text): no candidate")
-        #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
+            """, text, expected)
     }
 
     /// A directional between the name and the type, as some county files write one that follows
@@ -365,14 +361,19 @@ import Testing
         ("425 Avalon Park South Blvd", "425 Avalon Park South Blvd, Orlando, FL 32828"),
     ])
     func aDirectionalTypedBeforeTheTypeIsTheStreets(_ text: String, _ expected: String) throws {
-        let (locator, _) = try AddressColumnsTests.build("""
+        try Self.expectFirst(in: """
             number,street,city,state,postcode,lon,lat
             2350,WASHINGTON PL NE,ALBUQUERQUE,NM,87110,-106.5800,35.1000
             2360,WASHINGTON PL NE,ALBUQUERQUE,NM,87110,-106.5800,35.1002
             425,AVALON PARK SOUTH BLVD,ORLANDO,FL,32828,-81.1600,28.5100
             435,AVALON PARK SOUTH BLVD,ORLANDO,FL,32828,-81.1600,28.5102
 
-            """)
+            """, text, expected)
+    }
+
+    /// `text`'s first answer on an index of `csv` is `expected`, at 90 or more.
+    static func expectFirst(in csv: String, _ text: String, _ expected: String) throws {
+        let (locator, _) = try AddressColumnsTests.build(csv)
         let top = try #require(try AddressColumnsTests.top(locator, text), "\(text): no candidate")
         #expect(top.address == expected && top.score >= 90, "\(text): \(top.address) \(top.score)")
     }

@@ -83,11 +83,14 @@ extension AddressSearch {
         case .text(let typed):
             let text = AddressParser.linesAsParts(typed)
             let memo = QueryMemo()
-            func read(_ text: String) -> (ParsedAddress, [ScoredMatch]) {
-                let parsed = parser.parse(text)
+            func answers(_ parsed: ParsedAddress, _ text: String) -> [ScoredMatch] {
                 var found = geocode(parsed, rawText: text, memo: memo)
                 if parsed.city == nil, parsed.postcode == nil, request.near == nil { rankCitiesBySize(&found) }
-                return (parsed, found)
+                return found
+            }
+            func read(_ text: String) -> (ParsedAddress, [ScoredMatch]) {
+                let parsed = parser.parse(text)
+                return (parsed, answers(parsed, text))
             }
             let parsed: ParsedAddress
             (parsed, matches) = read(text)
@@ -144,8 +147,8 @@ extension AddressSearch {
                let swapped = Self.directionalAndTypeSwapped(parsed.street) {
                 var q = parsed
                 q.street = swapped
-                let onStreet = geocode(q, rawText: text, memo: memo).filter { [.pointAddress, .interpolated, .extrapolated, .block, .street].contains($0.matchType) }
-                matches += Self.secondReading(onStreet, "the directional and the type read the other way round")
+                matches += Self.secondReading(Self.onTheStreet(geocode(q, rawText: text, memo: memo)),
+                                              "the directional and the type read the other way round")
             }
             // "1666 SE Lambert St Steeple Townhomes, Portland": a building's or complex's name
             // between the street and the town. When nothing good was found, the street is read to
@@ -168,9 +171,7 @@ extension AddressSearch {
                AddressText.tokens(text).contains(where: { $0 == "and" || $0 == "&" || $0 == "at" }) {
                 let whole = parser.parse(text, readingCrossing: false)
                 if whole.crossStreet == nil, !whole.street.isEmpty, whole.street.count <= Self.streetWithTownWords {
-                    var found = geocode(whole, rawText: text, memo: memo)
-                    if whole.city == nil, whole.postcode == nil, request.near == nil { rankCitiesBySize(&found) }
-                    matches += Self.secondReading(found, "the crossing's word read as part of the street's name")
+                    matches += Self.secondReading(answers(whole, text), "the crossing's word read as part of the street's name")
                     unit = unit ?? whole.unit
                 }
             }
@@ -286,6 +287,12 @@ extension AddressSearch {
     /// Suite 28" read to "Road" was a street "S State" without the house at 70.
     static func housesPlaced(_ found: [ScoredMatch]) -> [ScoredMatch] {
         found.filter { [.pointAddress, .interpolated, .extrapolated].contains($0.matchType) }
+    }
+
+    /// The answers on a street: its houses placed, a block of it, or the street itself (not the
+    /// town or ZIP code a reading falls back to).
+    static func onTheStreet(_ found: [ScoredMatch]) -> [ScoredMatch] {
+        found.filter { [.pointAddress, .interpolated, .extrapolated, .block, .street].contains($0.matchType) }
     }
 
     /// Answers of a second reading of the text, `setAsidePenalty` lower, with a note of what it
