@@ -59,7 +59,7 @@ import Testing
     @Test func indexInfo() throws {
         let r = try TestSupport.locus(["index", "info", index])
         #expect(r.status == 0)
-        #expect(r.stdout.contains("schema     7"))
+        #expect(r.stdout.contains("schema     8"))
         #expect(r.stdout.contains("addresses  435177 indexed of 435177 rows"))
         #expect(r.stdout.contains("layer      neighborhoods: 98 polygons"))
         #expect(r.stdout.contains("addresses.csv.gz"))

@@ -16,7 +16,7 @@ import Testing
         #expect(m.values["address_rejected"] == "0")
         #expect(m.layers.first?.featureCount == 98)
         #expect(m.sources.contains { $0.file == "addresses.csv.gz" && $0.sha256.count == 64 && $0.size > 5_000_000 })
-        #expect(m.values["schema_version"] == "7")
+        #expect(m.values["schema_version"] == "8")
     }
 
     @Test func withinAgreesWithShapelyOn10000RandomPoints() throws {

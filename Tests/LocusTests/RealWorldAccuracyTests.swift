@@ -36,7 +36,10 @@ import Testing
         // One building's addresses on one point: the record names it by the first number (a range
         // "5509-5523 NE 29TH AVE", or the plain first number).
         (-122.636089, 45.562823, "5509 NE 29th Ave", "colocated, one building"),
-        (-122.635155, 45.566345, "2927 NE Ainsworth St", "colocated, one building"),
+        // (2927 NE Ainsworth St's tree, here before, is now given the corner house across the side
+        // street: the street directions from both rows of houses lose 1,083 dev trees for the 2,038
+        // they win; this is another of the class.)
+        (-122.632873, 45.563012, "5505 NE 32nd Ave", "colocated, one building"),
         // Answered by the linear score, not by its bends: how likely a lot is does not fall evenly
         // with the angle to its street, the distance and the overshoot past its ends.
         (-122.621114, 45.470621, "7219 SE 41st Ave", "corner lot, tree along the side street (was 4107 SE Knapp St)"),
@@ -45,6 +48,13 @@ import Testing
         (-122.673495, 45.552778, "4047 N Borthwick Ave", "across the street (was 4010 N Borthwick Ave)"),
         (-122.577151, 45.518951, "8418 SE Stark St", "neighbour lot (was 8320 SE Stark St)"),
         (-122.581912, 45.557848, "4734 NE 78th Pl", "neighbour lot (was 4746 NE 78th Pl)"),
+        // Houses set back unevenly: the line from one neighbour's house to the other's slants, so
+        // the street's direction is read from both rows of its houses.
+        (-122.629720, 45.567597, "6131 NE 34th Ave", "uneven setbacks, neighbour lot (was 6205 NE 34th Ave)"),
+        (-122.596941, 45.466501, "7855 SE 65th Ave", "uneven setbacks, neighbour lot (was 7865 SE 65th Ave)"),
+        (-122.625498, 45.524785, "3633 NE Davis St", "uneven setbacks, neighbour lot (was 3625 NE Davis St)"),
+        (-122.510801, 45.549155, "3604 NE 147th Ave", "uneven setbacks, neighbour lot (was 3610 NE 147th Ave)"),
+        (-122.599483, 45.469412, "7360 SE 62nd Ave", "uneven setbacks, corner lot (was 6155 SE Henderson St)"),
     ])
     func reverseNamesTheLotInFront(_ x: Double, _ y: Double, _ expected: String, _ failureClass: String) throws {
         let answer = try #require(try locator.reverse(ReverseRequest(location: GeoPoint(x: x, y: y))), "\(failureClass)")
@@ -879,7 +889,8 @@ import Testing
         // points worse), by at least a point.
         #expect(share(frontage.amongIndexPoints) >= share(nearest.amongIndexPoints) + 0.01,
                 "frontage \(share(frontage.amongIndexPoints)) nearest \(share(nearest.amongIndexPoints))")
-        #expect(share(frontage.amongIndexPoints) >= 0.85)
+        // 87.90 % before the street's direction was read from both rows of its houses, 88.85 % after.
+        #expect(share(frontage.amongIndexPoints) >= 0.885, "frontage \(share(frontage.amongIndexPoints))")
 
         let forward = try #require(report.forward)
         #expect(share(forward.amongIndexPoints) >= 0.97)

@@ -9,8 +9,8 @@ import Testing
 ///
 ///  1. 6132 NE 34TH AVE, 17 m in front of its point: right both ways; forward right.
 ///  2. The same, spelled out ("Northeast 34th Avenue"): the same key, the same verdicts.
-///  3. 6131 NE 34TH AVE, a real tree nearer 6205 (same side), near the lots' boundary: both
-///     methods answer 6205 (neighbour_lot).
+///  3. 6036 NE 22ND AVE, a real tree nearer 6026 (same side), near the lots' boundary: both
+///     methods answer 6026 (neighbour_lot).
 ///  4. 3405 NE AINSWORTH ST, a real tree at the corner of NE 34th: right both ways.
 ///  5. 3310 NE AINSWORTH ST recorded at the point of 3315, across the street: across_street both
 ///     ways; forward right (3310 is 47 m away).

@@ -4,7 +4,7 @@
 /// `AddressIndex`), follow the database's pages as `IndexSections`, used where they lie. Bump `version` on any change a reader of
 /// the previous version would misread: servers refuse an index of another version.
 enum IndexSchema {
-    static let version = 7
+    static let version = 8
 
     static let create = """
     CREATE TABLE metadata(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,4 +45,7 @@ enum IndexSchema {
     // sections after the database, mapped rather than copied at open.
     // Version 5 adds each layer's grid (`LayerTables`) and search's street-level tables
     // (`SearchTables`) as sections, used where they lie rather than derived at open.
+    // Version 8: each frontage's street direction is read from both rows of the street's houses
+    // (`LotFrontage.pooledAxis`), which the frontage method's weights now assume; a version-7 file
+    // would be read without error but answer as before.
 }

@@ -67,13 +67,24 @@ public struct LotFrontage: Sendable, Equatable {
             }
             nearby.reset(maxDistance: streetReach)
             index.search(lon: p.lon, lat: p.lat, into: &nearby)
-            // The street's direction: along the same-side neighbours, else the main axis of the
-            // street's addresses around it (a lot alone on its side of a short street).
+            // The street's direction: the main axis of its houses within reach, each side's row
+            // about its own centre. The line from one same-side neighbour to the other (before)
+            // slants wherever houses are set back unevenly: a tree in front of one lot then stood
+            // "along" from it and "in front" of the next. Measured on the dev street trees: frontage
+            // 87.90 → 88.85 % (neighbour-lot failures 4,740 → 3,965; reach 30 / 45 / 60 / 80 m:
+            // 88.12 / 88.51 / 88.75 / 88.84 %). A street with too few houses, or houses in no line,
+            // takes the neighbours' line as before.
             var u: (Double, Double)?
             let from = p.previous >= 0 ? metres(Int(p.previous)) : (0, 0)
             let to = p.next >= 0 ? metres(Int(p.next)) : (0, 0)
             let d = (to.0 - from.0, to.1 - from.1), length = (d.0 * d.0 + d.1 * d.1).squareRoot()
-            if length > 0.5 {
+            var sides: ([(Double, Double)], [(Double, Double)]) = ([], [])
+            for item in nearby.items where points[item.index].street == p.street {
+                if points[item.index].number & 1 == 0 { sides.0.append(metres(item.index)) } else { sides.1.append(metres(item.index)) }
+            }
+            if let axis = pooledAxis([sides.0, sides.1]) {
+                u = axis
+            } else if length > 0.5 {
                 u = (d.0 / length, d.1 / length)
             } else {
                 var xs: [(Double, Double)] = []
@@ -109,18 +120,31 @@ public struct LotFrontage: Sendable, Equatable {
         return out
     }
 
+    /// The direction of a street's line of houses on each side at once: the main axis of each side's
+    /// points taken about that side's own centre (two rows of houses, set back by different depths,
+    /// share a direction). Nil unless the points run along a line.
+    static func pooledAxis(_ sides: [[(Double, Double)]]) -> (Double, Double)? {
+        var sxx = 0.0, syy = 0.0, sxy = 0.0, count = 0
+        for xs in sides where xs.count >= 2 {
+            let n = Double(xs.count)
+            let mx = xs.reduce(0) { $0 + $1.0 } / n, my = xs.reduce(0) { $0 + $1.1 } / n
+            for (x, y) in xs {
+                sxx += (x - mx) * (x - mx)
+                syy += (y - my) * (y - my)
+                sxy += (x - mx) * (y - my)
+            }
+            count += xs.count
+        }
+        guard count >= 3 else { return nil }
+        return axis(sxx, syy, sxy)
+    }
+
     /// The direction of greatest spread of the points, when they lie along a line (at least three,
     /// spread four times more one way than the other).
-    static func mainAxis(_ xs: [(Double, Double)]) -> (Double, Double)? {
-        guard xs.count >= 3 else { return nil }
-        let n = Double(xs.count)
-        let mx = xs.reduce(0) { $0 + $1.0 } / n, my = xs.reduce(0) { $0 + $1.1 } / n
-        var sxx = 0.0, syy = 0.0, sxy = 0.0
-        for (x, y) in xs {
-            sxx += (x - mx) * (x - mx)
-            syy += (y - my) * (y - my)
-            sxy += (x - mx) * (y - my)
-        }
+    static func mainAxis(_ xs: [(Double, Double)]) -> (Double, Double)? { pooledAxis([xs]) }
+
+    /// The main axis of a 2×2 scatter matrix, when it is four times longer than it is wide.
+    private static func axis(_ sxx: Double, _ syy: Double, _ sxy: Double) -> (Double, Double)? {
         // Eigenvalues of the 2×2 scatter matrix.
         let mean = (sxx + syy) / 2, diff = ((sxx - syy) * (sxx - syy) / 4 + sxy * sxy).squareRoot()
         let large = mean + diff, small = mean - diff
