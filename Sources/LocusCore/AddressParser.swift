@@ -345,7 +345,21 @@ public struct AddressParser: Sendable {
                 tokens.remove(at: i)
             }
         }
+        // "1112 So. Washington", "612 A So Lake St": "So" and "No" right after the number, before a
+        // name, are south and north as older forms abbreviate them; elsewhere "No." stays a unit
+        // ("4949 Harrison Ave. No. 102") and "No 5" a number.
+        if let d = Self.shortDirectional(tokens, at: i) { tokens[i] = d }
         return n
+    }
+
+    /// Directionals abbreviated to their first two letters, when one stands at `i` before a name.
+    static func shortDirectional(_ tokens: [String], at i: Int) -> String? {
+        guard i + 1 < tokens.count, let d = ["so": "south", "no": "north"][tokens[i]] else { return nil }
+        let next = tokens[i + 1]
+        guard next.utf8.count >= 2, next.allSatisfy(\.isLetter) else { return nil }
+        // Not a street named "So" ("12 So St"); a type that is a name's word ("So Lake St") is.
+        func isType(_ t: String) -> Bool { StreetNameParts.types.contains(AddressText.canonical(t)) }
+        return !isType(next) || (i + 2 < tokens.count && isType(tokens[i + 2])) ? d : nil
     }
 
     /// Removes a trailing ZIP, state and city, in whatever order they come.
@@ -530,7 +544,9 @@ public struct AddressParser: Sendable {
         var i = 1
         while i < tokens.count {
             let t = tokens[i]
-            guard let designator = Self.unitWords[t] ?? (t == "#" ? "#" : nil) else {
+            guard let designator = Self.unitWords[t] ?? (t == "#" ? "#" : nil),
+                  // "125 No. Main St": north after the house number (see `houseNumber`), no unit.
+                  !(i <= 2 && tokens[0].first?.isNumber == true && (i == 1 || tokens[1].utf8.count == 1) && Self.shortDirectional(tokens, at: i) != nil) else {
                 i += 1
                 continue
             }

@@ -371,6 +371,31 @@ import Testing
             """, text, expected)
     }
 
+    /// "So." and "No." right after the house number, as older forms abbreviate south and north
+    /// ("1112 So. Washington", "8517 So Nashville" in usaddress's labelled set): "No." was read as
+    /// a unit sign ("# main") and "So" as a word of the name, so neither found the street. After
+    /// the street "No." stays a unit, and before a number a number sign.
+    @Test(arguments: [
+        ("1112 So. Washington St, Springfield, IL", "1112 S Washington St, Springfield, IL 62701"),
+        ("612 A So Lake St Springfield IL", "612 A S Lake St, Springfield, IL 62701"),
+        ("125 No. Washington St, Springfield IL", "125 N Washington St, Springfield, IL 62701"),
+        ("125 No Washington Street Springfield IL", "125 N Washington St, Springfield, IL 62701"),
+        ("125 N Washington St No. 5, Springfield IL", "125 N Washington St, Springfield, IL 62701"),
+        ("125 No 5 Washington St Springfield IL", "125 N Washington St, Springfield, IL 62701"),
+    ])
+    func soAndNoAfterTheNumberAreSouthAndNorth(_ text: String, _ expected: String) throws {
+        try Self.expectFirst(in: """
+            number,street,city,state,postcode,lon,lat
+            1112,S Washington St,Springfield,IL,62701,-89.6500,39.7900
+            1120,S Washington St,Springfield,IL,62701,-89.6500,39.7898
+            125,N Washington St,Springfield,IL,62701,-89.6500,39.8100
+            135,N Washington St,Springfield,IL,62701,-89.6500,39.8102
+            612,S Lake St,Springfield,IL,62701,-89.6600,39.7900
+            612A,S Lake St,Springfield,IL,62701,-89.6600,39.7901
+
+            """, text, expected)
+    }
+
     /// `text`'s first answer on an index of `csv` is `expected`, at 90 or more.
     static func expectFirst(in csv: String, _ text: String, _ expected: String) throws {
         let (locator, _) = try AddressColumnsTests.build(csv)
